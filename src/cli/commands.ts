@@ -1,0 +1,10 @@
+import type { CliCommand } from "./cli-io.js";
+
+/**
+ * Every subcommand, loaded lazily so `bosun verify` does not pay for loading the drain engine.
+ * A subcommand lives in `commands/<name>.ts` and default-exports a CliCommand.
+ */
+export const commands: Readonly<Record<string, () => Promise<CliCommand>>> = {
+  drain: async () => (await import("./commands/drain.js")).default,
+  brief: async () => (await import("./commands/brief.js")).default,
+};
