@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { parseDuration } from "./duration.js";
+import type { Band } from "./brief.js";
+import { BRIEF_DEFAULTS } from "./brief.js";
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** `namespace:slug`, as the similarity guard tokenizes it. */
+export const CLAIM_KEY = /^[a-z0-9][a-z0-9_-]{0,39}:[A-Za-z0-9][A-Za-z0-9._/-]{0,159}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+const text = (what: string, max: number) =>
+  z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`).max(max, `${what} is longer than ${max} characters`);
+
+const textList = (what: string) =>
+  z.array(text(what, 500), { error: `must be a list of ${what}s` }).max(100, `at most 100 ${what}s`);
+
+const duration = (what: string) =>
+  z
+    .union([z.string(), z.number()], { error: `${what} must be a duration such as 90s, 30m, 2h or a number of seconds` })
+    .transform((value, ctx) => {
+      const seconds = parseDuration(value);
+      if (seconds === undefined || seconds <= 0) {
+        ctx.addIssue({ code: "custom", message: `${what} '${String(value)}' is not a duration such as 90s, 30m, 2h or a number of seconds` });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+
+const count = (what: string) =>
+  z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).positive(`${what} must be above 0`);
+
+const band = z
+  .union([z.number(), z.string()], { error: "priority must be 0..4 or P0..P4" })
+  .transform((value, ctx): Band => {
+    const n = typeof value === "number" ? value : /^[Pp]?([0-4])$/.exec(value.trim())?.[1];
+    const parsed = Number(n);
+    if (n === undefined || !Number.isInteger(parsed) || parsed < 0 || parsed > 4) {
+      ctx.addIssue({ code: "custom", message: `priority '${String(value)}' must be 0 (highest) to 4, or P0..P4` });
+      return z.NEVER;
+    }
+    return parsed as Band;
+  });
+
+/** The brief as written (DESIGN.md, "The brief"); unknown fields are errors so typos are caught. */
+export const briefInputSchema = z.strictObject({
+  id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(ID, "id must be letters, digits, '.', '_' or '-' (at most 100), starting with a letter or digit")).optional(),
+  goal: text("goal", 1000),
+  constraints: z.strictObject(
+    {
+      paths: z.array(text("path", 300), { error: "constraints.paths must be a list of allowed path patterns" }).min(1, "at least one allowed path is required").max(200, "at most 200 paths"),
+      notes: textList("note").default([]),
+    },
+    { error: "constraints must be a mapping with `paths` (required) and `notes`" },
+  ),
+  non_goals: textList("non-goal").default([]),
+  acceptance: z.strictObject(
+    {
+      command: text("acceptance command", 2000),
+      timeout: duration("acceptance timeout").optional(),
+    },
+    { error: "acceptance must be a mapping with `command` (required) and `timeout`" },
+  ),
+  size_cap: count("size_cap"),
+  budget: z
+    .strictObject(
+      {
+        wall_clock: duration("budget.wall_clock").optional(),
+        steps: count("budget.steps").optional(),
+        tokens: count("budget.tokens").optional(),
+        tool_errors: count("budget.tool_errors").optional(),
+      },
+      { error: "budget must be a mapping of wall_clock, steps, tokens, tool_errors" },
+    )
+    .optional(),
+  priority: band.optional(),
+  due: z
+    .union([z.string(), z.date()], { error: "due must be a date such as 2026-12-05" })
+    .transform((value) => (typeof value === "string" ? value.trim() : value.toISOString().slice(0, 10)))
+    .pipe(z.string().regex(DATE, "due must be a date such as 2026-12-05 or an ISO 8601 time"))
+    .optional(),
+  pool: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "pool must be a lower-case name (letters, digits, '-', '_')").optional(),
+  tier: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "tier must be a lower-case name").optional(),
+  claim_key: z.string().regex(CLAIM_KEY, "claim_key must be namespace:slug, e.g. task:http-retry-after").optional(),
+  blocked_by: z
+    .array(z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(/^(#\d+|[A-Za-z0-9][A-Za-z0-9._-]{0,99})$/, "each blocker is a brief id or #issue-number")), { error: "blocked_by must be a list of brief ids or #issue numbers" })
+    .default([]),
+});
+
+export type BriefInput = z.output<typeof briefInputSchema>;
+
+export const defaults = BRIEF_DEFAULTS;

@@ -1,0 +1,112 @@
+import { parseDocument } from "yaml";
+import type { z } from "zod";
+import type { Brief, BriefProblem, BriefResult } from "./brief.js";
+import { BRIEF_DEFAULTS } from "./brief.js";
+import { briefInputSchema } from "./brief-schema.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { sha256Hex } from "../util/sha256.js";
+
+/** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
+export interface BriefSource {
+  readonly name: string;
+  readonly defaultId?: string;
+}
+
+/** Briefs larger than this are refused before parsing: a brief is a page, not a data set. */
+export const MAX_BRIEF_BYTES = 64 * 1024;
+
+/**
+ * Validates a brief already read as data and normalizes it (defaults filled, durations in seconds).
+ * Every problem is reported at once, each naming its field.
+ */
+export function parseBriefObject(input: unknown, source: BriefSource): BriefResult {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return fail(source, "(root)", "a brief must be a YAML mapping of fields (goal, constraints, acceptance, size_cap, ...)");
+  }
+  const parsed = briefInputSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error, input, source) };
+  const b = parsed.data;
+  const id = b.id ?? source.defaultId;
+  if (id === undefined) return fail(source, "id", "id is required when the source gives none");
+  const brief: Brief = {
+    id,
+    goal: b.goal,
+    constraints: { paths: b.constraints.paths, notes: b.constraints.notes },
+    non_goals: b.non_goals,
+    acceptance: { command: b.acceptance.command, timeout: b.acceptance.timeout ?? BRIEF_DEFAULTS.acceptanceTimeout },
+    size_cap: b.size_cap,
+    budget: { ...BRIEF_DEFAULTS.budget, ...stripUndefined(b.budget ?? {}) },
+    priority: b.priority ?? BRIEF_DEFAULTS.priority,
+    ...(b.due === undefined ? {} : { due: b.due }),
+    pool: b.pool ?? BRIEF_DEFAULTS.pool,
+    tier: b.tier ?? BRIEF_DEFAULTS.tier,
+    claim_key: b.claim_key ?? `task:${id.toLowerCase()}`,
+    blocked_by: b.blocked_by,
+  };
+  return { ok: true, brief };
+}
+
+/** Parses a brief from YAML text; YAML syntax errors are reported with their line and column. */
+export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
+  if (text.length > MAX_BRIEF_BYTES) {
+    return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
+  }
+  // Aliases are capped so a "billion laughs" document is refused rather than expanded.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) => ({
+        field: "(yaml)",
+        message: `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ""}${firstLine(e.message).replace(/ at line \d+, column \d+:?$/, "")}`,
+        source: source.name,
+      })),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 20 });
+  } catch (err) {
+    return fail(source, "(yaml)", firstLine(err instanceof Error ? err.message : String(err)));
+  }
+  return parseBriefObject(data, source);
+}
+
+/** The brief's identity for snapshots and workers: `sha256:` over its canonical JSON. */
+export function briefHash(brief: Brief): string {
+  return `sha256:${sha256Hex(canonicalJson(brief))}`;
+}
+
+function zodProblems(error: z.ZodError, input: object, source: BriefSource): BriefProblem[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
+    let message = issue.message;
+    if (issue.code === "unrecognized_keys") {
+      const where = issue.path.length === 0 ? "" : `${field}.`;
+      return { field: issue.keys.map((k) => `${where}${k}`).join(", "), message: `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`, source: source.name };
+    }
+    if (issue.code === "invalid_type" && valueAt(input, issue.path) === undefined) message = `${field} is required`;
+    return { field, message, source: source.name };
+  });
+}
+
+function fail(source: BriefSource, field: string, message: string): BriefResult {
+  return { ok: false, problems: [{ field, message, source: source.name }] };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}
+
+function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = root;
+  for (const key of path) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
