@@ -12,9 +12,9 @@ export const REORDER_EVERY_MS = 60_000;
  * A time-dependent policy (index) orders by the clock at the last rebuild, and is rebuilt when
  * `now` moves more than REORDER_EVERY_MS past it: within a minute the order is that of the minute's start.
  */
-export class ReadyQueue {
-  private heap: QueueItem[] = [];
-  private readonly live = new Map<string, QueueItem>();
+export class ReadyQueue<T extends QueueItem = QueueItem> {
+  private heap: T[] = [];
+  private readonly live = new Map<string, T>();
   private orderedAt: number;
 
   constructor(private readonly policy: QueuePolicy, now: number) {
@@ -29,7 +29,7 @@ export class ReadyQueue {
     return this.live.has(id);
   }
 
-  push(item: QueueItem): void {
+  push(item: T): void {
     if (this.live.has(item.id)) return;
     this.live.set(item.id, item);
     this.heap.push(item);
@@ -41,14 +41,14 @@ export class ReadyQueue {
   }
 
   /** The best ready item, without taking it. */
-  peek(now: number): QueueItem | undefined {
+  peek(now: number): T | undefined {
     this.refresh(now);
     this.dropDead();
     return this.heap[0];
   }
 
   /** Takes the best ready item out. */
-  pop(now: number): QueueItem | undefined {
+  pop(now: number): T | undefined {
     const top = this.peek(now);
     if (top === undefined) return undefined;
     this.live.delete(top.id);
@@ -57,7 +57,7 @@ export class ReadyQueue {
   }
 
   /** Every live item in policy order (O(n log n)); for dashboards and shadow comparisons. */
-  ordered(now: number): QueueItem[] {
+  ordered(now: number): T[] {
     return [...this.live.values()].sort((a, b) => this.policy.compare(a, b, now));
   }
 
@@ -70,7 +70,7 @@ export class ReadyQueue {
 
   private dropDead(): void {
     while (this.heap.length > 0) {
-      const top = this.heap[0] as QueueItem;
+      const top = this.heap[0] as T;
       if (this.live.get(top.id) === top) return;
       this.takeTop();
     }
@@ -85,12 +85,12 @@ export class ReadyQueue {
   }
 
   private before(i: number, j: number): boolean {
-    return this.policy.compare(this.heap[i] as QueueItem, this.heap[j] as QueueItem, this.orderedAt) < 0;
+    return this.policy.compare(this.heap[i] as T, this.heap[j] as T, this.orderedAt) < 0;
   }
 
   private swap(i: number, j: number): void {
-    const t = this.heap[i] as QueueItem;
-    this.heap[i] = this.heap[j] as QueueItem;
+    const t = this.heap[i] as T;
+    this.heap[i] = this.heap[j] as T;
     this.heap[j] = t;
   }
 

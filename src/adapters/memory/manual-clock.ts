@@ -1,0 +1,24 @@
+import type { Clock } from "../../core/engine/clock.js";
+
+/**
+ * A clock that only moves when told or when slept on: `sleep(ms)` jumps time forward at once.
+ * Makes engine runs deterministic and instant in tests, benchmarks and `--dry-run`.
+ */
+export class ManualClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 0, 1)) {}
+
+  now(): number {
+    return this.ms;
+  }
+
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return;
+    this.ms += ms;
+    // Yield a macrotask so work that was racing the sleep gets to run first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

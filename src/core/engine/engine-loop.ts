@@ -1,0 +1,49 @@
+import type { ClaimToken } from "../claims/claim-token.js";
+import type { Evidence } from "../journal/journal-event.js";
+import type { Disposition, Stop } from "../stop/stop.js";
+import type { WorkItem } from "./work-item.js";
+
+/** What a worker's run produced: its typed stop and, where it has them, structured evidence. */
+export interface RunResult {
+  readonly stop: Stop;
+  readonly evidence?: Evidence;
+}
+
+/** What the engine decided about a run, handed to `land`. */
+export interface Landing {
+  readonly result: RunResult;
+  readonly disposition: Disposition;
+  /** Why the engine chose this disposition when it differs from the stop's own (e.g. attempts exhausted). */
+  readonly note?: string;
+}
+
+/** Where an item ended up when the drain went idle. */
+export type FinalStatus =
+  | { readonly status: "ok"; readonly summary: string }
+  | { readonly status: "refused" | "needs-human"; readonly summary: string }
+  | { readonly status: "blocked"; readonly summary: string }
+  | { readonly status: "denied"; readonly summary: string };
+
+export interface IdleSummary {
+  readonly holder: string;
+  readonly items: ReadonlyMap<string, FinalStatus>;
+  readonly dispatched: number;
+}
+
+/**
+ * The six-method loop contract: everything a scheduler front (local folder, GitHub) supplies.
+ * The engine owns the facts (claims, slots, attempts, idle); the loop owns the outside world.
+ */
+export interface EngineLoop<P = unknown> {
+  readonly name: string;
+  /** Reads the queue: the items to schedule (settled ones may be included; the claim store knows). */
+  selectQueue(now: number): Promise<readonly WorkItem<P>[]>;
+  /** The model tier for this attempt (a routing hint for the worker). */
+  tierPolicy(item: WorkItem<P>, attempt: number): string;
+  /** Starts the worker; only a claim token opens this door. Aborted when the claim is lost. */
+  dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, signal: AbortSignal): Promise<RunResult>;
+  /** Records a landed outcome where its users look (files, labels, comments). Called after the claim store accepted it. */
+  land(claim: ClaimToken, item: WorkItem<P>, landing: Landing): Promise<void>;
+  /** Called once, when the queue is empty and nothing is in flight anywhere. */
+  onIdle(summary: IdleSummary): Promise<void> | void;
+}

@@ -1,0 +1,355 @@
+import type { ClaimStore } from "../claims/claim-store.js";
+import type { ClaimToken, ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
+import type { Journal, JournalEvent, JournalStop } from "../journal/journal-event.js";
+import { ReadyQueue } from "../queue/ready-queue.js";
+import type { Disposition, Stop } from "../stop/stop.js";
+import { describeStop, dispositionOf, failed } from "../stop/stop.js";
+import type { Clock } from "./clock.js";
+import type { EngineLoop, FinalStatus, IdleSummary, RunResult } from "./engine-loop.js";
+import type { EngineOptions } from "./engine-options.js";
+import type { WorkItem } from "./work-item.js";
+
+interface Flight<P> {
+  readonly item: WorkItem<P>;
+  token: ClaimToken;
+  readonly controller: AbortController;
+  renewAt: number;
+}
+
+type Completion = { readonly id: string; readonly result: RunResult };
+
+/**
+ * The scheduling engine: read the queue, hold a pool of N, claim before dispatch, land each
+ * result and release its claim in one motion, refill, and stop only when the queue is empty AND
+ * nothing is in flight anywhere the claim store can see. It never looks at an item's content.
+ */
+export class Engine<P> {
+  private readonly items = new Map<string, WorkItem<P>>();
+  private readonly ready: ReadyQueue<WorkItem<P>>;
+  private readonly dependents = new Map<string, string[]>();
+  private readonly waitingOn = new Map<string, Set<string>>();
+  private readonly inflight = new Map<string, Flight<P>>();
+  /** Items another holder has a live claim on: looked at again at each poll. */
+  private readonly elsewhere = new Set<string>();
+  /** Items waiting out a retry backoff: id -> earliest next attempt. */
+  private readonly backoff = new Map<string, number>();
+  private readonly final = new Map<string, FinalStatus>();
+  private readonly completions: Completion[] = [];
+  private wake: (() => void) | undefined;
+  private dispatched = 0;
+
+  constructor(
+    private readonly loop: EngineLoop<P>,
+    private readonly claims: ClaimStore,
+    private readonly clock: Clock,
+    private readonly journal: Journal,
+    private readonly options: EngineOptions,
+  ) {
+    this.ready = new ReadyQueue(options.policy, clock.now());
+  }
+
+  /** Runs until idle and returns where every item ended up. */
+  async run(): Promise<IdleSummary> {
+    await this.readQueue();
+    for (;;) {
+      await this.fill();
+      if (this.completions.length > 0) {
+        await this.landCompletions();
+        continue;
+      }
+      if (this.inflight.size > 0) {
+        await this.waitForWork();
+        await this.renewDue();
+        continue;
+      }
+      // Nothing in flight here: look at the world before calling it idle.
+      const wait = await this.lookAround();
+      if (this.ready.size > 0) continue;
+      if (wait === undefined) break;
+      await this.clock.sleep(wait);
+    }
+    return this.idle();
+  }
+
+  private async readQueue(): Promise<void> {
+    const items = await this.loop.selectQueue(this.clock.now());
+    const fresh = items.filter((item) => !this.items.has(item.id));
+    for (const item of fresh) this.items.set(item.id, item);
+    for (const item of fresh) {
+      const pending = new Set(item.blockedBy.filter((b) => this.final.get(b)?.status !== "ok"));
+      for (const blocker of pending) {
+        const list = this.dependents.get(blocker);
+        if (list === undefined) this.dependents.set(blocker, [item.id]);
+        else list.push(item.id);
+      }
+      if (pending.size === 0) this.ready.push(item);
+      else this.waitingOn.set(item.id, pending);
+    }
+  }
+
+  /** Claims and dispatches ready items until the pool is full or nothing is ready. */
+  private async fill(): Promise<void> {
+    while (this.inflight.size < this.options.pool) {
+      const now = this.clock.now();
+      const item = this.ready.pop(now);
+      if (item === undefined) return;
+      let claim;
+      try {
+        claim = await this.claims.claim(item.claimKey, this.options.holder, this.options.leaseMs, now);
+      } catch {
+        // The store could not answer: try the item again after a poll, never assume either way.
+        this.backoff.set(item.id, now + this.options.pollMs);
+        continue;
+      }
+      if (!claim.granted) {
+        this.emit({ event: "DENY", item: item.id, holder: this.options.holder, reason: claim.reason, detail: claim.detail });
+        await this.onDenied(item, claim.reason, claim.detail);
+        continue;
+      }
+      const token = claim.token;
+      this.emit({ event: "CLAIM", item: item.id, holder: token.holder, epoch: token.epoch });
+      if (token.epoch > this.options.maxAttempts) {
+        // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
+        const stop = failed("unclassified", `attempt ${token.epoch} exceeds the limit of ${this.options.maxAttempts}`);
+        await this.settle(item, token, { stop }, "human", `attempts exhausted (${this.options.maxAttempts})`);
+        continue;
+      }
+      this.start(item, token, now);
+    }
+  }
+
+  private start(item: WorkItem<P>, token: ClaimToken, now: number): void {
+    const tier = this.loop.tierPolicy(item, token.epoch);
+    this.emit({ event: "DISPATCH", item: item.id, epoch: token.epoch, attempt: token.epoch, tier });
+    const controller = new AbortController();
+    this.inflight.set(item.id, { item, token, controller, renewAt: now + this.options.leaseMs / 3 });
+    this.dispatched++;
+    const finish = (result: RunResult): void => {
+      this.completions.push({ id: item.id, result });
+      this.wake?.();
+    };
+    this.loop.dispatch(token, item, tier, controller.signal).then(finish, (err: unknown) => {
+      // A dispatcher that throws has not told us what happened: that is cannot-classify, not retry.
+      finish({ stop: failed("unclassified", `dispatch failed: ${err instanceof Error ? err.message : String(err)}`) });
+    });
+  }
+
+  private async landCompletions(): Promise<void> {
+    while (this.completions.length > 0) {
+      const { id, result } = this.completions.shift() as Completion;
+      const flight = this.inflight.get(id);
+      if (flight === undefined) continue;
+      this.inflight.delete(id);
+      let disposition = dispositionOf(result.stop);
+      let note: string | undefined;
+      if (disposition === "retry" && flight.token.epoch >= this.options.maxAttempts) {
+        disposition = "human";
+        note = `attempts exhausted (${this.options.maxAttempts})`;
+      }
+      await this.settle(flight.item, flight.token, result, disposition, note);
+    }
+  }
+
+  /** Lands one outcome and releases its claim together; a stale epoch's land is refused and journalled. */
+  private async settle(item: WorkItem<P>, token: ClaimToken, result: RunResult, disposition: Disposition, note?: string): Promise<void> {
+    const now = this.clock.now();
+    const summary = note === undefined ? describeStop(result.stop) : `${describeStop(result.stop)} (${note})`;
+    const mode: ReleaseMode =
+      disposition === "retry"
+        ? { kind: "retry", notBefore: now + this.options.backoffMs(token.epoch) }
+        : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
+    let fenced;
+    try {
+      fenced = await this.claims.release(token, mode, now);
+    } catch (err) {
+      fenced = { ok: false as const, reason: "lost" as const, detail: `claim store failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const land = landEvent(item.id, token.epoch, result, disposition);
+    if (!fenced.ok) {
+      this.emit({ ...land, fenced: `${fenced.reason}: ${fenced.detail}` });
+      // Someone newer holds the item (or the store lost it): look again at the next poll.
+      this.elsewhere.add(item.id);
+      return;
+    }
+    this.emit(land);
+    this.emit({ event: "RELEASE", item: item.id, epoch: token.epoch });
+    try {
+      await this.loop.land(token, item, note === undefined ? { result, disposition } : { result, disposition, note });
+    } catch {
+      // The claim store already holds the outcome; a front that failed to show it can catch up.
+    }
+    if (mode.kind === "retry") this.backoff.set(item.id, mode.notBefore);
+    else this.markSettled(item.id, mode.outcome);
+  }
+
+  private async onDenied(item: WorkItem<P>, reason: string, detail: string): Promise<void> {
+    if (reason === "held") {
+      this.elsewhere.add(item.id);
+      return;
+    }
+    if (reason === "not-ready") {
+      await this.recheck(item.id, this.clock.now());
+      return;
+    }
+    this.final.set(item.id, { status: "denied", summary: `${reason}: ${detail}` });
+    this.blockDependents(item.id, `${item.id} was denied (${reason})`);
+  }
+
+  /** Asks the store where an item stands and files it accordingly; returns when to look again. */
+  private async recheck(id: string, now: number): Promise<number | undefined> {
+    const item = this.items.get(id) as WorkItem<P>;
+    const state = await this.claims.inspect(item.claimKey, now);
+    this.elsewhere.delete(id);
+    if (state.settled !== undefined) {
+      this.markSettled(id, state.settled);
+      return undefined;
+    }
+    if (state.live !== undefined && state.live.expiresAt > now) {
+      this.elsewhere.add(id);
+      return state.live.expiresAt;
+    }
+    if (state.notBefore !== undefined && state.notBefore > now) {
+      this.backoff.set(id, state.notBefore);
+      return state.notBefore;
+    }
+    this.ready.push(item);
+    return undefined;
+  }
+
+  /**
+   * With nothing in flight here: reclaims expired leases, wakes items whose backoff ended, asks
+   * about items held elsewhere and re-reads the queue. Returns how long to wait before looking
+   * again, or undefined when there is nothing left to wait for (idle).
+   */
+  private async lookAround(): Promise<number | undefined> {
+    let now = this.clock.now();
+    for (const view of await this.claims.reclaimStale(now)) {
+      const id = [...this.items.values()].find((i) => i.claimKey === view.key)?.id ?? view.key;
+      this.emit({ event: "RECLAIM", item: id, from: view.holder, epoch: view.epoch });
+    }
+    await this.readQueue();
+    now = this.clock.now();
+    let next = Infinity;
+    for (const [id, at] of this.backoff) {
+      if (at <= now) {
+        this.backoff.delete(id);
+        this.ready.push(this.items.get(id) as WorkItem<P>);
+      } else next = Math.min(next, at);
+    }
+    for (const id of [...this.elsewhere]) {
+      const at = await this.recheck(id, now);
+      if (at !== undefined) next = Math.min(next, at);
+    }
+    if (this.ready.size > 0) return 0;
+    if (this.elsewhere.size === 0 && this.backoff.size === 0) return undefined;
+    return Math.max(1, Math.min(this.options.pollMs, next - now));
+  }
+
+  private markSettled(id: string, outcome: SettledOutcome): void {
+    if (this.final.has(id)) return;
+    const status = outcome.ok ? "ok" : outcome.disposition === "refuse" ? "refused" : "needs-human";
+    this.final.set(id, { status, summary: outcome.summary } as FinalStatus);
+    if (!outcome.ok) {
+      this.blockDependents(id, `${id} did not land ok (${status})`);
+      return;
+    }
+    for (const dependent of this.dependents.get(id) ?? []) {
+      const pending = this.waitingOn.get(dependent);
+      if (pending === undefined) continue;
+      pending.delete(id);
+      if (pending.size === 0) {
+        this.waitingOn.delete(dependent);
+        this.ready.push(this.items.get(dependent) as WorkItem<P>);
+      }
+    }
+  }
+
+  private blockDependents(id: string, why: string): void {
+    for (const dependent of this.dependents.get(id) ?? []) {
+      if (this.final.has(dependent) || !this.waitingOn.has(dependent)) continue;
+      this.waitingOn.delete(dependent);
+      this.final.set(dependent, { status: "blocked", summary: `blocked: ${why}` });
+      this.blockDependents(dependent, `${dependent} is blocked`);
+    }
+  }
+
+  private async waitForWork(): Promise<void> {
+    if (this.completions.length > 0) return;
+    const now = this.clock.now();
+    let renewAt = Infinity;
+    for (const flight of this.inflight.values()) renewAt = Math.min(renewAt, flight.renewAt);
+    const controller = new AbortController();
+    const woken = new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+    await Promise.race([woken, this.clock.sleep(Math.max(0, renewAt - now), controller.signal)]);
+    this.wake = undefined;
+    controller.abort();
+  }
+
+  /** Renews leases at a third of their length; a worker whose claim is lost is told to stop. */
+  private async renewDue(): Promise<void> {
+    const now = this.clock.now();
+    for (const flight of this.inflight.values()) {
+      if (flight.renewAt > now) continue;
+      flight.renewAt = now + this.options.leaseMs / 3;
+      let renewed;
+      try {
+        renewed = await this.claims.renew(flight.token, this.options.leaseMs, now);
+      } catch {
+        continue; // try again at the next renewal; the lease still has two thirds to run
+      }
+      if (renewed.ok) flight.token = renewed.token;
+      else flight.controller.abort(new Error(`claim lost: ${renewed.detail}`));
+    }
+  }
+
+  private async idle(): Promise<IdleSummary> {
+    for (const [id, pending] of this.waitingOn) {
+      if (!this.final.has(id)) this.final.set(id, { status: "blocked", summary: `blocked by ${[...pending].join(", ")}` });
+    }
+    const summary: IdleSummary = { holder: this.options.holder, items: new Map(this.final), dispatched: this.dispatched };
+    const counts = new Map<string, number>();
+    for (const f of this.final.values()) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+    const text = [...counts].map(([k, n]) => `${k}=${n}`).join(" ") || "nothing queued";
+    this.emit({ event: "IDLE", holder: this.options.holder, summary: text });
+    await this.loop.onIdle(summary);
+    return summary;
+  }
+
+  private emit(event: DistributiveOmit<JournalEvent, "v" | "t">): void {
+    this.journal.append({ v: 1, t: new Date(this.clock.now()).toISOString(), ...event } as JournalEvent);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function journalStop(stop: Stop): JournalStop {
+  switch (stop.kind) {
+    case "done":
+      return stop.reason === undefined ? { kind: "done" } : { kind: "done", reason: stop.reason };
+    case "out_of_budget":
+      return stop.reason === undefined ? { kind: stop.kind, limit: stop.limit } : { kind: stop.kind, limit: stop.limit, reason: stop.reason };
+    case "blocked":
+    case "failed":
+      return { kind: stop.kind, reason: stop.reason };
+  }
+}
+
+function landEvent(item: string, epoch: number, result: RunResult, disposition: Disposition): Omit<Extract<JournalEvent, { event: "LAND" }>, "v" | "t"> {
+  return {
+    event: "LAND",
+    item,
+    epoch,
+    ok: disposition === "ok",
+    stop: journalStop(result.stop),
+    ...(result.stop.kind === "failed" ? { failure: result.stop.failure } : {}),
+    disposition,
+    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
+  };
+}
+
+/** Runs an engine to idle: the one entry point fronts use. */
+export function runEngine<P>(loop: EngineLoop<P>, claims: ClaimStore, clock: Clock, journal: Journal, options: EngineOptions): Promise<IdleSummary> {
+  return new Engine(loop, claims, clock, journal, options).run();
+}

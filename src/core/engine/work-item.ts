@@ -1,0 +1,9 @@
+import type { QueueItem } from "../queue/queue-item.js";
+
+/** A queued unit of work as the engine sees it: scheduling facts plus an opaque payload for the worker. */
+export interface WorkItem<P = unknown> extends QueueItem {
+  readonly claimKey: string;
+  /** Ids of items that must land ok first. */
+  readonly blockedBy: readonly string[];
+  readonly payload: P;
+}

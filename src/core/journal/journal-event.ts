@@ -1,0 +1,49 @@
+import type { DenyReason } from "../claims/claim-token.js";
+import type { BudgetLimit, FailureClass } from "../stop/stop.js";
+
+/** Structured evidence of a run: what ran, how it exited, and the key lines of its output. */
+export interface Evidence {
+  readonly command: string;
+  readonly exit: number | null;
+  readonly lines: readonly string[];
+}
+
+/** The stop as the journal writes it (DESIGN.md, "Journal"). */
+export interface JournalStop {
+  readonly kind: "done" | "out_of_budget" | "blocked" | "failed";
+  readonly limit?: BudgetLimit;
+  readonly reason?: string;
+}
+
+interface Base {
+  readonly v: 1;
+  /** ISO 8601 time of the event. */
+  readonly t: string;
+}
+
+/** One line of the append-only journal. */
+export type JournalEvent =
+  | (Base & { readonly event: "CLAIM"; readonly item: string; readonly holder: string; readonly epoch: number })
+  | (Base & { readonly event: "DENY"; readonly item: string; readonly holder: string; readonly reason: DenyReason; readonly detail: string })
+  | (Base & { readonly event: "DISPATCH"; readonly item: string; readonly epoch: number; readonly attempt: number; readonly tier: string })
+  | (Base & {
+      readonly event: "LAND";
+      readonly item: string;
+      readonly epoch: number;
+      readonly ok: boolean;
+      readonly stop: JournalStop;
+      readonly failure?: FailureClass;
+      /** What the engine did with the outcome: settled ok, retried, refused or handed to a human. */
+      readonly disposition: "ok" | "retry" | "refuse" | "human";
+      readonly evidence?: Evidence;
+      /** Set when the land was refused because a newer epoch holds the item (fencing). */
+      readonly fenced?: string;
+    })
+  | (Base & { readonly event: "RELEASE"; readonly item: string; readonly epoch: number })
+  | (Base & { readonly event: "RECLAIM"; readonly item: string; readonly from: string; readonly epoch: number })
+  | (Base & { readonly event: "IDLE"; readonly holder: string; readonly summary: string });
+
+/** Where journal events go: a file, a log, memory. Appends happen as the events happen. */
+export interface Journal {
+  append(event: JournalEvent): void;
+}

@@ -1,0 +1,27 @@
+// ISO 8601 as traces write it: 2025-10-14T06:16:29.978183+00:00, 2026-02-26T01:04:48Z, 2026-12-05.
+// Hand-rolled rather than Date.parse: Date.parse accepts "March 7" and local-time forms that would
+// turn a bad cell into a plausible wrong time, and this runs once per cell on million-row traces.
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Parses an ISO 8601 time to ms since the epoch (no zone means UTC); undefined when it is not one. */
+export function parseTraceTime(text: string): number | undefined {
+  const m = ISO.exec(text.trim());
+  if (m === null) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = h === undefined ? 0 : Number(h);
+  const minute = mi === undefined ? 0 : Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  let t = Date.UTC(Number(y), month - 1, day, hour, minute, second, ms);
+  // Date.UTC rolls 2025-02-31 over into March; a calendar date that does not exist is malformed.
+  if (new Date(t).getUTCDate() !== day) return undefined;
+  if (zone !== undefined && zone !== "Z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(":", "");
+    t -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+  }
+  return t;
+}

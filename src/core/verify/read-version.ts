@@ -1,0 +1,83 @@
+import type { ProbeFailureCode, ProbeOutcome } from "./probe-outcome.js";
+
+/** Where in a response the version lives. */
+export type VersionSource =
+  | { readonly kind: "body" }
+  | { readonly kind: "field"; readonly path: string }
+  | { readonly kind: "header"; readonly name: string }
+  | { readonly kind: "regex"; readonly pattern: string };
+
+/** A plain-text body longer than this is a page, not a version: ask for --field/--header/--match. */
+const MAX_BODY_VERSION = 200;
+
+/**
+ * Reads the version from a response body (and headers, for HTTP) as `source` says. A missing
+ * field, a body that is not JSON or a pattern that does not match is a could-not-check outcome,
+ * never a version: the target answered, but we still do not know what it runs.
+ *
+ * @example readVersion({ kind: "field", path: "build.sha" }, '{"build":{"sha":"abc1234"}}')
+ */
+export function readVersion(
+  source: VersionSource,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+  detail = "",
+): ProbeOutcome {
+  const found = (value: string, how: string): ProbeOutcome => {
+    const v = value.trim();
+    if (v === "") return fail("not-a-version", `${how} is empty`);
+    return { kind: "value", value: v, detail: detail === "" ? how : `${detail}, ${how}` };
+  };
+  switch (source.kind) {
+    case "body": {
+      const text = body.trim();
+      if (text.length > MAX_BODY_VERSION) {
+        return fail("not-a-version", `body is ${text.length} characters, too long for a version (use a field, header or pattern)`);
+      }
+      return found(text, "body");
+    }
+    case "header": {
+      const want = source.name.toLowerCase();
+      const hit = Object.entries(headers).find(([name]) => name.toLowerCase() === want);
+      if (hit === undefined) return fail("header-missing", `header '${source.name}' is missing`);
+      return found(hit[1], `header ${source.name}`);
+    }
+    case "regex": {
+      const m = new RegExp(source.pattern, "m").exec(body);
+      if (m === null) return fail("no-match", `pattern /${source.pattern}/ does not match the output`);
+      return found(m[1] ?? m[0], `pattern /${source.pattern}/`);
+    }
+    case "field": {
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        return fail("not-json", `body is not JSON (${body.length} bytes), so field '${source.path}' cannot be read`);
+      }
+      const value = readPath(json, source.path);
+      if (value === undefined) return fail("field-missing", `field '${source.path}' is missing`);
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        return found(String(value), `field ${source.path}`);
+      }
+      return fail("not-a-version", `field '${source.path}' is ${value === null ? "null" : typeof value}, not a version`);
+    }
+  }
+}
+
+/** Resolves a dotted path (`build.sha`, `items.0.v`) or a JSON pointer (`/build/sha`, RFC 6901). */
+export function readPath(json: unknown, path: string): unknown {
+  const segments = path.startsWith("/")
+    ? path.slice(1).split("/").map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
+    : path === "" ? [] : path.split(".");
+  let node: unknown = json;
+  for (const segment of segments) {
+    if (node === null || typeof node !== "object") return undefined;
+    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+function fail(code: ProbeFailureCode, reason: string): ProbeOutcome {
+  return { kind: "unreachable", code, reason };
+}
