@@ -1,0 +1,232 @@
+import { randomBytes } from "node:crypto";
+import { link, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
+import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
+
+interface ClaimFile {
+  readonly key: string;
+  readonly holder: string;
+  readonly epoch: number;
+  readonly leaseMs: number;
+}
+
+interface Live extends ClaimFile {
+  readonly expiresAt: number;
+}
+
+/**
+ * Claims on the local file system, safe across processes sharing one state folder.
+ *
+ * Each key has a folder. The live claim is the file `claim`, created only by `link()` of a fully
+ * written temp file (link fails if the name exists; rename would overwrite). The lease end is the
+ * file's mtime plus its lease, so renewal is a `utimes` that never replaces the file. Ending a
+ * claim renames `claim` to `<epoch>.ended` (or `<epoch>.reclaimed-…`), keeping the epoch history:
+ * the next grant's epoch is one above the highest seen, and two grants of one epoch cannot both
+ * link `claim`. A final outcome is the file `settled`, written before the claim ends, so a claimer
+ * that gets in after it sees it and backs off.
+ */
+export class FileClaimStore implements ClaimStore {
+  private readonly root: string;
+
+  constructor(stateDir: string) {
+    this.root = join(stateDir, "claims");
+  }
+
+  async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
+    const dir = await this.keyDir(key);
+    const before = await this.read(dir);
+    if (before.settled !== undefined) return { granted: false, reason: "not-ready", detail: `settled: ${before.settled.summary}` };
+    if (before.live !== undefined) {
+      if (before.live.expiresAt > now) {
+        if (before.live.holder === holder) return { granted: true, token: mintClaimToken(view(before.live)) };
+        return { granted: false, reason: "held", detail: `held by ${before.live.holder} (epoch ${before.live.epoch})` };
+      }
+      return { granted: false, reason: "held", detail: `held by ${before.live.holder} until the lease is reclaimed (expired)` };
+    }
+    if (before.notBefore !== undefined && before.notBefore > now) {
+      return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(before.notBefore).toISOString()}` };
+    }
+    const epoch = before.epoch + 1;
+    const mine: ClaimFile = { key, holder, epoch, leaseMs };
+    if (!(await this.createExclusive(join(dir, "claim"), JSON.stringify(mine), now))) {
+      const live = (await this.read(dir)).live;
+      return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
+    }
+    // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
+    const after = await this.read(dir);
+    if (after.settled !== undefined || after.historyEpoch >= epoch) {
+      await this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
+      return after.settled !== undefined
+        ? { granted: false, reason: "not-ready", detail: `settled: ${after.settled.summary}` }
+        : { granted: false, reason: "held", detail: "a newer epoch exists (lost the race)" };
+    }
+    return { granted: true, token: mintClaimToken({ key, holder, epoch, expiresAt: now + leaseMs }) };
+  }
+
+  async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
+    const dir = await this.keyDir(token.key);
+    const fenced = await this.fence(dir, token);
+    if (!fenced.ok) return fenced;
+    await utimes(join(dir, "claim"), now / 1000, now / 1000);
+    return { ok: true, token: mintClaimToken({ key: token.key, holder: token.holder, epoch: token.epoch, expiresAt: now + leaseMs }) };
+  }
+
+  async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
+    const dir = await this.keyDir(token.key);
+    const state = await this.read(dir);
+    const fenced = checkFence(state.live, token);
+    if (!fenced.ok) return fenced;
+    if ((state.live as Live).expiresAt <= now) {
+      // The lease ran out: another holder may be reclaiming it this instant, so this land cannot be trusted.
+      return { ok: false, reason: "lost", detail: `lease of epoch ${token.epoch} ran out before the land` };
+    }
+    if (mode.kind === "settle") {
+      const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder };
+      if (!(await this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
+        return { ok: false, reason: "stale", detail: "the item was already settled" };
+      }
+    } else {
+      await writeAtomic(join(dir, `${token.epoch}.released`), JSON.stringify({ epoch: token.epoch, holder: token.holder, notBefore: mode.notBefore }));
+    }
+    await this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`);
+    return { ok: true };
+  }
+
+  async reclaimStale(now: number): Promise<readonly ClaimView[]> {
+    let keys: string[];
+    try {
+      keys = await readdir(this.root);
+    } catch {
+      return [];
+    }
+    const taken: ClaimView[] = [];
+    for (const name of keys) {
+      const dir = join(this.root, name);
+      const { live } = await this.read(dir);
+      if (live === undefined || live.expiresAt > now) continue;
+      if (await this.moveIfMine(dir, live.epoch, live.holder, `${live.epoch}.reclaimed-${nonce()}`, now)) taken.push(view(live));
+    }
+    return taken;
+  }
+
+  async inspect(key: string, _now: number): Promise<KeyState> {
+    const state = await this.read(await this.keyDir(key));
+    return {
+      epoch: state.epoch,
+      ...(state.live === undefined ? {} : { live: view(state.live) }),
+      ...(state.settled === undefined ? {} : { settled: state.settled }),
+      ...(state.notBefore === undefined ? {} : { notBefore: state.notBefore }),
+    };
+  }
+
+  private async keyDir(key: string): Promise<string> {
+    const dir = join(this.root, encodeURIComponent(key));
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Reads a key's folder: live claim, settled outcome, highest epoch, retry time. */
+  private async read(dir: string): Promise<{ live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number }> {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return { epoch: 0, historyEpoch: 0 };
+    }
+    let historyEpoch = 0;
+    let lastReleased = -1;
+    for (const name of names) {
+      const n = Number(/^(\d+)\./.exec(name)?.[1] ?? NaN);
+      if (Number.isFinite(n)) historyEpoch = Math.max(historyEpoch, n);
+      if (/^\d+\.released$/.test(name)) lastReleased = Math.max(lastReleased, n);
+    }
+    const live = names.includes("claim") ? await readLive(join(dir, "claim")) : undefined;
+    const settled = names.includes("settled") ? await readJson<SettledOutcome>(join(dir, "settled")) : undefined;
+    const released = lastReleased >= 0 ? await readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
+    return {
+      epoch: Math.max(historyEpoch, live?.epoch ?? 0),
+      historyEpoch,
+      ...(live === undefined ? {} : { live }),
+      ...(settled === undefined ? {} : { settled }),
+      ...(released === undefined || lastReleased < historyEpoch ? {} : { notBefore: released.notBefore }),
+    };
+  }
+
+  private async fence(dir: string, token: ClaimToken): Promise<FencedResult> {
+    return checkFence((await this.read(dir)).live, token);
+  }
+
+  /** Links a temp file into place: all or nothing, and fails when the name exists. */
+  private async createExclusive(path: string, content: string, now: number): Promise<boolean> {
+    const tmp = `${path}.tmp-${nonce()}`;
+    await writeFile(tmp, content);
+    await utimes(tmp, now / 1000, now / 1000);
+    try {
+      await link(tmp, path);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err;
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Renames `claim` away when it is still the given epoch and holder (and, with `expiredAt`, still
+   * expired). If another process put a newer claim there in between, it is linked back.
+   */
+  private async moveIfMine(dir: string, epoch: number, holder: string, to: string, expiredAt?: number): Promise<boolean> {
+    const target = join(dir, to);
+    try {
+      await rename(join(dir, "claim"), target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+    const moved = await readLive(target);
+    const still = moved !== undefined && moved.epoch === epoch && moved.holder === holder && (expiredAt === undefined || moved.expiresAt <= expiredAt);
+    if (still) return true;
+    // Took someone else's fresh claim: put it back. If a third process linked a claim meanwhile, the displaced one is fenced out.
+    await link(target, join(dir, "claim")).catch(() => undefined);
+    await unlink(target).catch(() => undefined);
+    return false;
+  }
+}
+
+function checkFence(live: Live | undefined, token: ClaimToken): FencedResult {
+  if (live === undefined) return { ok: false, reason: "lost", detail: `no live claim on ${token.key}` };
+  if (live.epoch !== token.epoch) return { ok: false, reason: "stale", detail: `epoch ${token.epoch} is stale; ${live.holder} holds epoch ${live.epoch}` };
+  if (live.holder !== token.holder) return { ok: false, reason: "stale", detail: `held by ${live.holder}` };
+  return { ok: true };
+}
+
+const view = (live: Live): ClaimView => ({ key: live.key, holder: live.holder, epoch: live.epoch, expiresAt: live.expiresAt });
+
+async function readLive(path: string): Promise<Live | undefined> {
+  try {
+    const [text, st] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    const file = JSON.parse(text) as ClaimFile;
+    return { ...file, expiresAt: st.mtimeMs + file.leaseMs };
+  } catch {
+    return undefined;
+  }
+}
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeAtomic(path: string, content: string): Promise<void> {
+  const tmp = `${path}.tmp-${nonce()}`;
+  await writeFile(tmp, content);
+  await rename(tmp, path);
+}
+
+const nonce = (): string => randomBytes(6).toString("hex");

@@ -1,0 +1,65 @@
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { BriefResult } from "../../core/brief/brief.js";
+import { formatProblems } from "../../core/brief/brief.js";
+import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
+import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
+import type { CliCommand, CliIo } from "../cli-io.js";
+import { EXIT_USAGE } from "../cli-io.js";
+
+const usage = `Usage: bosun brief check FILE|- [--id ID]
+
+Validates a brief and prints it normalized as JSON ({"brief": {...}, "hash": "sha256:..."}),
+or every problem, each naming its field. FILE is a YAML brief; '-' reads stdin, which may be a
+YAML brief or a GitHub issue body (the brief issue form's sections, or a fenced yaml block).
+
+  --id ID   the brief's id when the source gives none (default: the file name, or 'stdin')
+
+Exit: 0 valid · 1 invalid · 2 usage error`;
+
+async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: { id: { type: "string" } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.stderr.write(`bosun brief: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
+    return EXIT_USAGE;
+  }
+  const [sub, file, ...extra] = parsed.positionals;
+  if (sub !== "check" || file === undefined || extra.length > 0) {
+    io.stderr.write(`${usage}\n`);
+    return EXIT_USAGE;
+  }
+  let result: BriefResult;
+  if (file === "-") {
+    const text = await readStdin(io.stdin);
+    const source = { name: "stdin", defaultId: parsed.values.id ?? "stdin" };
+    // An issue body has markdown headings or a fenced block; anything else is read as a YAML brief.
+    result = /^#{3}\s|```ya?ml/m.test(text) ? parseIssueBody(text, source) : parseBriefYaml(text, source);
+  } else {
+    let text: string;
+    try {
+      text = await readFile(resolve(io.cwd, file), "utf8");
+    } catch (err) {
+      io.stderr.write(`bosun brief: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+      return EXIT_USAGE;
+    }
+    result = parseBriefYaml(text, { name: file, defaultId: parsed.values.id ?? basename(file).replace(/\.ya?ml$/, "") });
+  }
+  if (!result.ok) {
+    io.stderr.write(`${formatProblems(result.problems)}\n`);
+    return 1;
+  }
+  io.stdout.write(`${JSON.stringify({ brief: result.brief, hash: briefHash(result.brief) }, null, 2)}\n`);
+  return 0;
+}
+
+const brief: CliCommand = { summary: "validate a brief and print it normalized", usage, run };
+export default brief;

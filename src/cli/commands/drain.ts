@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { formatProblems } from "../../core/brief/brief.js";
+import { parseDuration } from "../../core/brief/duration.js";
+import type { ClaimStore } from "../../core/claims/claim-store.js";
+import { runEngine } from "../../core/engine/engine.js";
+import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
+import type { Journal } from "../../core/journal/journal-event.js";
+import { teeJournal } from "../../core/journal/tee-journal.js";
+import { traceLine } from "../../core/journal/trace-line.js";
+import { POLICY_NAMES, policyByName } from "../../core/queue/queue-policy.js";
+import { done } from "../../core/stop/stop.js";
+import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
+import type { BriefDispatcher } from "../../adapters/local/brief-folder-loop.js";
+import { FileClaimStore } from "../../adapters/local/file-claim-store.js";
+import { FileJournal } from "../../adapters/local/file-journal.js";
+import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
+import { secretValues } from "../../adapters/local/secret-values.js";
+import { systemClock } from "../../adapters/local/system-clock.js";
+import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
+import type { CliCommand, CliIo } from "../cli-io.js";
+import { EXIT_USAGE } from "../cli-io.js";
+
+const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --dry-run) [--policy P] [--state DIR] [--lease DUR]
+                   [--attempts N] [--backoff DUR] [--holder NAME]
+
+Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
+the state folder. Prints one line per event and writes the journal to <state>/journal.jsonl.
+
+  --briefs DIR     folder of brief files (default: briefs)
+  --pool N         items in flight at once (default: ${ENGINE_DEFAULTS.pool})
+  --run CMD        worker command, run through the shell with BOSUN_ITEM, BOSUN_BRIEF (the brief as
+                   JSON), BOSUN_EPOCH and BOSUN_RESULT (write your stop there as JSON). Without a
+                   result: exit 0 is done, 75 is retry, anything else needs a human.
+  --dry-run        claim in memory and land every item ok without running anything
+  --policy P       ${POLICY_NAMES.join(" | ")} (default: hybrid)
+  --state DIR      claims, journal and results (default: .bosun)
+  --lease DUR      claim lease, renewed at a third of its length (default: 5m)
+  --attempts N     attempts before a transient failure goes to a human (default: ${ENGINE_DEFAULTS.maxAttempts})
+  --backoff DUR    delay before the first retry, doubling after (default: 1s)
+  --holder NAME    claim holder name (default: drain-<pid>-<random>)
+
+Exit: 0 every brief landed ok · 1 any brief is invalid, failed, was refused or needs a human · 2 usage error`;
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        briefs: { type: "string", default: "briefs" },
+        pool: { type: "string" },
+        run: { type: "string" },
+        "dry-run": { type: "boolean", default: false },
+        policy: { type: "string", default: "hybrid" },
+        state: { type: "string", default: ".bosun" },
+        lease: { type: "string", default: "5m" },
+        attempts: { type: "string" },
+        backoff: { type: "string", default: "1s" },
+        holder: { type: "string" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return usageError(io, err instanceof Error ? err.message : String(err));
+  }
+  const pool = values.pool === undefined ? ENGINE_DEFAULTS.pool : Number(values.pool);
+  if (!Number.isInteger(pool) || pool < 1) return usageError(io, `--pool must be a whole number above 0, got '${values.pool}'`);
+  const attempts = values.attempts === undefined ? ENGINE_DEFAULTS.maxAttempts : Number(values.attempts);
+  if (!Number.isInteger(attempts) || attempts < 1) return usageError(io, `--attempts must be a whole number above 0, got '${values.attempts}'`);
+  const policy = policyByName(values.policy);
+  if (policy === undefined) return usageError(io, `--policy must be one of ${POLICY_NAMES.join(", ")}, got '${values.policy}'`);
+  const lease = parseDuration(values.lease);
+  if (lease === undefined || lease < 1) return usageError(io, `--lease must be a duration such as 90s, 5m, got '${values.lease}'`);
+  const backoff = parseDuration(values.backoff);
+  if (backoff === undefined) return usageError(io, `--backoff must be a duration such as 1s, 30s, got '${values.backoff}'`);
+  const dryRun = values["dry-run"];
+  if (dryRun === (values.run !== undefined)) return usageError(io, dryRun ? "give --run CMD or --dry-run, not both" : "give --run CMD (a worker command) or --dry-run");
+  const briefsDir = resolve(io.cwd, values.briefs);
+  if (!(await isDirectory(briefsDir))) return usageError(io, `--briefs: no folder at ${values.briefs}`);
+  const stateDir = resolve(io.cwd, values.state);
+
+  const secrets = secretValues(io.env);
+  const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
+  const trace: Journal = { append: (event) => io.stdout.write(`${traceLine(event)}\n`) };
+  const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets), trace);
+  const claims: ClaimStore = dryRun ? new MemoryClaimStore() : new FileClaimStore(stateDir);
+  const dispatcher: BriefDispatcher = dryRun
+    ? async () => ({ stop: done("dry run: nothing was run") })
+    : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });
+  const loop = new BriefFolderLoop({
+    briefsDir,
+    dispatcher,
+    ...(dryRun ? {} : { resultsDir: resolve(stateDir, "results") }),
+    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(formatProblems(folder.problems))}\n`),
+  });
+
+  const summary = await runEngine(loop, claims, systemClock, journal, {
+    holder,
+    pool,
+    leaseMs: lease * 1000,
+    maxAttempts: attempts,
+    backoffMs: exponentialBackoff(backoff * 1000, 5 * 60_000),
+    pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
+    policy,
+  });
+
+  const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
+  for (const [id, s] of notOk) io.stderr.write(`${id}: ${s.status}: ${s.summary}\n`);
+  for (const id of loop.invalid) io.stderr.write(`${id}: invalid brief\n`);
+  return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr.write(`bosun drain: ${message}\n\n${usage}\n`);
+  return EXIT_USAGE;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const indent = (text: string): string =>
+  text
+    .split("\n")
+    .map((l) => `  ${l}`)
+    .join("\n");
+
+const drain: CliCommand = { summary: "run the engine over a folder of briefs until idle", usage, run };
+export default drain;

@@ -1,0 +1,152 @@
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runBosun, startBosun } from "../../support/run-bosun.js";
+
+const REPO = join(import.meta.dirname, "../../..");
+
+async function folder(briefs: Record<string, string>): Promise<{ dir: string; briefs: string; state: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "bosun-drain-"));
+  const briefsDir = join(dir, "briefs");
+  await mkdir(briefsDir);
+  for (const [name, text] of Object.entries(briefs)) await writeFile(join(briefsDir, `${name}.yml`), text);
+  return { dir, briefs: briefsDir, state: join(dir, "state") };
+}
+
+const brief = (extra = ""): string => `goal: Do one small thing.\nconstraints: {paths: [src/**]}\nacceptance: {command: "true"}\nsize_cap: 10\n${extra}`;
+
+async function journal(state: string): Promise<Array<Record<string, unknown>>> {
+  return (await readFile(join(state, "journal.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("bosun drain", () => {
+  it("drains the repository's own briefs/ in a dry run and ends on IDLE", async () => {
+    const run = await runBosun(["drain", "--dry-run"], { cwd: REPO });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.at(-1)).toBe("IDLE — stop");
+    const briefs = (await readdir(join(REPO, "briefs"))).filter((n) => /^[^_].*\.yml$/.test(n)).length;
+    expect(lines.filter((l) => /^LAND \S+ ok=true$/.test(l))).toHaveLength(briefs);
+    for (const verb of ["CLAIM", "DISPATCH", "RELEASE"]) expect(lines.filter((l) => l.startsWith(`${verb} `))).toHaveLength(briefs);
+  });
+
+  it("reports an invalid brief field by field, never claims it, runs the rest, and exits 1", async () => {
+    const f = await folder({ good: brief(), bad: "goal: ''\nconstraints: {paths: []}\nsize_cap: -3\nsurprise: 1\n" });
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "true"], { cwd: f.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("bad.yml: goal:");
+    expect(run.stderr).toContain("bad.yml: constraints.paths:");
+    expect(run.stderr).toContain("bad.yml: acceptance: acceptance is required");
+    expect(run.stderr).toContain("bad.yml: size_cap:");
+    expect(run.stderr).toContain("bad.yml: surprise: unknown field");
+    expect(run.stdout).toContain("LAND good ok=true");
+    expect(run.stdout).not.toMatch(/CLAIM bad/);
+  });
+
+  it("maps worker exits and result files to stops: done, retry then done, refused, needs-human", async () => {
+    const f = await folder({ ok: brief(), flaky: brief(), refused: brief(), broken: brief(), badresult: brief() });
+    const worker = [
+      'case "$BOSUN_ITEM" in',
+      '  flaky) test "$BOSUN_EPOCH" -ge 2 || exit 75 ;;',
+      '  refused) echo \'{"kind":"failed","failure":"refuse","reason":"not in scope"}\' > "$BOSUN_RESULT" ;;',
+      "  broken) echo boom; exit 3 ;;",
+      '  badresult) echo "{not json" > "$BOSUN_RESULT" ;;',
+      "esac",
+    ].join("\n");
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", worker, "--backoff", "0s"], { cwd: f.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^LAND ok ok=true$/m);
+    expect(run.stdout).toMatch(/^LAND flaky ok=false {2}failed\/retry -> retry/m);
+    expect(run.stdout).toMatch(/^LAND flaky ok=true$/m);
+    expect(run.stdout).toMatch(/^LAND refused ok=false {2}failed\/refuse -> refuse: not in scope$/m);
+    expect(run.stdout).toMatch(/^LAND broken ok=false {2}failed\/unclassified -> human: exit 3$/m);
+    expect(run.stdout).toMatch(/^LAND badresult ok=false {2}failed\/unclassified -> human: result file is not a valid stop/m);
+    const lands = (await journal(f.state)).filter((e) => e.event === "LAND" && e.item === "broken");
+    expect(lands).toMatchObject([{ evidence: { command: worker, exit: 3, lines: ["boom"] }, failure: "unclassified" }]);
+  });
+
+  it("kills the worker's process group when the wall-clock budget runs out", async () => {
+    const f = await folder({ slow: brief("budget: {wall_clock: 1s}\n") });
+    const pidFile = join(f.dir, "grandchild.pid");
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", `sleep 30 & echo $! > ${pidFile}; wait`], { cwd: f.dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^LAND slow ok=false {2}out_of_budget\/wall_clock -> human/m);
+    const grandchild = Number(await readFile(pidFile, "utf8"));
+    await waitFor(() => !alive(grandchild), 5000);
+  });
+
+  it("never writes a secret from the environment into the journal or the logs", async () => {
+    const f = await folder({ leaky: brief() });
+    const secret = "s3cr3t-value-that-must-not-leak";
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", 'echo "token is $MY_API_TOKEN"; exit 1'], { cwd: f.dir, env: { MY_API_TOKEN: secret } });
+    expect(run.code).toBe(1);
+    const all = [await readFile(join(f.state, "journal.jsonl"), "utf8"), await readFile(join(f.state, "runs", "leaky.e1", "output.log"), "utf8"), run.stdout, run.stderr].join("\n");
+    expect(all).toContain("token is ***");
+    expect(all).not.toContain(secret);
+  });
+
+  it("two drains started together on one state folder run each item exactly once, and both judge the whole folder", async () => {
+    for (let round = 0; round < 3; round++) {
+      const names = Array.from({ length: 12 }, (_, i) => `item-${round}-${i}`);
+      const f = await folder(Object.fromEntries(names.map((n) => [n, brief()])));
+      const log = join(f.dir, "runs.log");
+      const worker = `echo "start $BOSUN_ITEM $BOSUN_EPOCH" >> ${log}; sleep 0.$(( RANDOM % 3 + 1 )) 2>/dev/null || sleep 0.2; echo "end $BOSUN_ITEM" >> ${log}`;
+      const args = ["drain", "--briefs", f.briefs, "--state", f.state, "--pool", "3", "--run", worker];
+      const [a, b] = await Promise.all([runBosun(args, { cwd: f.dir }), runBosun(args, { cwd: f.dir })]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+      const starts = (await readFile(log, "utf8")).split("\n").filter((l) => l.startsWith("start "));
+      expect(starts.map((l) => l.split(" ")[1]).sort()).toEqual([...names].sort());
+      expect(a.stdout.trim().split("\n").at(-1)).toBe("IDLE — stop");
+      expect(b.stdout.trim().split("\n").at(-1)).toBe("IDLE — stop");
+    }
+  });
+
+  it("after its holder is killed with SIGKILL, the worker dies too and another drain reclaims the item once the lease ends", async () => {
+    const f = await folder({ orphan: brief() });
+    const pidFile = join(f.dir, "worker.pid");
+    const first = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "2s", "--run", `echo $$ > ${pidFile}; sleep 30`], { cwd: f.dir });
+    await waitFor(() => existsSync(pidFile) && readFileSyncSafe(pidFile) !== "");
+    const worker = Number(readFileSyncSafe(pidFile));
+    first.child.kill("SIGKILL");
+    await first.done;
+    await waitFor(() => !alive(worker), 5000);
+    const started = Date.now();
+    const second = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "2s", "--run", "true"], { cwd: f.dir });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^RECLAIM orphan {2}from drain-/m);
+    expect(second.stdout).toMatch(/^LAND orphan ok=true$/m);
+    expect(Date.now() - started).toBeGreaterThan(500);
+    const events = await journal(f.state);
+    expect(events.filter((e) => e.event === "DISPATCH").map((e) => e.epoch)).toEqual([1, 2]);
+  });
+});
+
+function readFileSyncSafe(path: string): string {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
