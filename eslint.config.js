@@ -36,7 +36,13 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "import-x/no-cycle": ["error", { maxDepth: 10 }],
       eqeqeq: ["error", "always"],
+      // Claim tokens come from a claim store's claim(), never from anywhere else.
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/mint-claim-token.js"], message: "Only claim stores mint claim tokens; get one from ClaimStore.claim()." }] }],
     },
+  },
+  {
+    files: ["src/adapters/*/*-claim-store.ts", "src/core/claims/**/*.ts"],
+    rules: { "no-restricted-imports": "off" },
   },
   {
     files: ["src/core/**/*.ts"],

@@ -5,6 +5,7 @@ import { workItemsFromBriefs } from "../../core/brief/work-items-from-briefs.js"
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { EngineLoop, IdleSummary, Landing, RunResult } from "../../core/engine/engine-loop.js";
 import type { WorkItem } from "../../core/engine/work-item.js";
+import type { WorkerControl } from "../../core/engine/lazy-abort.js";
 import type { BriefFolder } from "./read-brief-folder.js";
 import { readBriefFolder } from "./read-brief-folder.js";
 
@@ -45,8 +46,8 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
     return item.payload.tier;
   }
 
-  dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, signal: AbortSignal): Promise<RunResult> {
-    return this.options.dispatcher(claim, item.payload, tier, signal);
+  dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, control: WorkerControl): Promise<RunResult> {
+    return this.options.dispatcher(claim, item.payload, tier, control.signal);
   }
 
   async land(claim: ClaimToken, item: WorkItem<Brief>, landing: Landing): Promise<void> {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
+import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 
 interface ClaimFile {
   readonly key: string;
@@ -27,7 +28,7 @@ interface Live extends ClaimFile {
  * link `claim`. A final outcome is the file `settled`, written before the claim ends, so a claimer
  * that gets in after it sees it and backs off.
  */
-export class FileClaimStore implements ClaimStore {
+export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   private readonly root: string;
 
   constructor(stateDir: string) {
@@ -109,6 +110,23 @@ export class FileClaimStore implements ClaimStore {
       if (await this.moveIfMine(dir, live.epoch, live.holder, `${live.epoch}.reclaimed-${nonce()}`, now)) taken.push(view(live));
     }
     return taken;
+  }
+
+  async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.root);
+    } catch {
+      return [];
+    }
+    const keys: string[] = [];
+    for (const name of names) {
+      const dir = join(this.root, name);
+      const live = await readLive(join(dir, "claim"));
+      const settledAt = await stat(join(dir, "settled")).then((s) => s.mtimeMs, () => undefined);
+      if ((live !== undefined && live.expiresAt > now) || (settledAt !== undefined && settledAt >= now - recentMs)) keys.push(decodeURIComponent(name));
+    }
+    return keys;
   }
 
   async inspect(key: string, _now: number): Promise<KeyState> {

@@ -66,8 +66,8 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       kept += chunk;
       if (kept.length > KEEP_CHARS * 2) kept = kept.slice(-KEEP_CHARS);
     };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
     const stop = (why: "timeout" | "aborted"): void => {
       if (killedFor !== undefined) return;
       killedFor = why;

@@ -15,10 +15,9 @@ export class ManualClock implements Clock {
     this.ms += ms;
   }
 
+  /** Lets other work run first (one macrotask); if nothing aborted the sleep by then, time jumps by `ms`. */
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return;
-    this.ms += ms;
-    // Yield a macrotask so work that was racing the sleep gets to run first.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted !== true) this.ms += ms;
   }
 }

@@ -1,16 +1,18 @@
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
+import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 
 interface Entry {
   epoch: number;
+  settledAt?: number;
   live?: ClaimView;
   settled?: SettledOutcome;
   notBefore?: number;
 }
 
 /** The claim store in memory: for tests, benchmarks and `--dry-run`. Same contract as every store. */
-export class MemoryClaimStore implements ClaimStore {
+export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
   private readonly entries = new Map<string, Entry>();
   /** Effects as readable strings, in order (prow's fakegithub style), for tests to assert on. */
   readonly effects: string[] = [];
@@ -51,8 +53,18 @@ export class MemoryClaimStore implements ClaimStore {
     return { ok: true, token: mintClaimToken(entry.live) };
   }
 
-  async release(token: ClaimToken, mode: ReleaseMode, _now: number): Promise<FencedResult> {
-    return this.releaseSync(token, mode);
+  async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
+    const result = this.releaseSync(token, mode);
+    if (result.ok && mode.kind === "settle") (this.entries.get(token.key) as Entry).settledAt = now;
+    return result;
+  }
+
+  async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
+    const keys: string[] = [];
+    for (const [key, entry] of this.entries) {
+      if ((entry.live !== undefined && entry.live.expiresAt > now) || (entry.settledAt !== undefined && entry.settledAt >= now - recentMs)) keys.push(key);
+    }
+    return keys;
   }
 
   /** The synchronous body of release, for the engine benchmark's hot loop. */

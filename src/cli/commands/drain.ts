@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { formatProblems } from "../../core/brief/brief.js";
 import { parseDuration } from "../../core/brief/duration.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
+import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import { runEngine } from "../../core/engine/engine.js";
 import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
 import type { Journal } from "../../core/journal/journal-event.js";
@@ -87,7 +88,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
   const trace: Journal = { append: (event) => io.stdout.write(`${traceLine(event)}\n`) };
   const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets), trace);
-  const claims: ClaimStore = dryRun ? new MemoryClaimStore() : new FileClaimStore(stateDir);
+  const store = dryRun ? new MemoryClaimStore() : new FileClaimStore(stateDir);
+  const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
     : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });

@@ -1,6 +1,7 @@
 import type { ClaimToken } from "../claims/claim-token.js";
 import type { Evidence } from "../journal/journal-event.js";
 import type { Disposition, Stop } from "../stop/stop.js";
+import type { WorkerControl } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
 
 /** What a worker's run produced: its typed stop and, where it has them, structured evidence. */
@@ -40,8 +41,8 @@ export interface EngineLoop<P = unknown> {
   selectQueue(now: number): Promise<readonly WorkItem<P>[]>;
   /** The model tier for this attempt (a routing hint for the worker). */
   tierPolicy(item: WorkItem<P>, attempt: number): string;
-  /** Starts the worker; only a claim token opens this door. Aborted when the claim is lost. */
-  dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, signal: AbortSignal): Promise<RunResult>;
+  /** Starts the worker; only a claim token opens this door. `control.signal` aborts when the claim is lost. */
+  dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, control: WorkerControl): Promise<RunResult>;
   /** Records a landed outcome where its users look (files, labels, comments). Called after the claim store accepted it. */
   land(claim: ClaimToken, item: WorkItem<P>, landing: Landing): Promise<void>;
   /** Called once, when the queue is empty and nothing is in flight anywhere. */

@@ -1,0 +1,54 @@
+import type { ClaimStore, KeyState } from "./claim-store.js";
+import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode } from "./claim-token.js";
+import type { ClaimNamespace } from "./similarity-guard.js";
+import { findSimilarKey } from "./similarity-guard.js";
+
+/** The keys a store knows to be live, or settled within the last `recentMs`: what a new key is compared to. */
+export interface ClaimKeyIndex {
+  activeKeys(now: number, recentMs: number): Promise<readonly string[]>;
+}
+
+/** How long a completed claim still gates similar new ones. */
+export const RECENT_MS = 24 * 3_600_000;
+
+/**
+ * A claim store with the similarity guard in front: a key too much like a live or recently
+ * completed one is denied as `similar` (probably the same work under another name). Denials are
+ * counted by reason. The guard is a check before the lock, not part of it: it stops duplicate
+ * work filed under two names, while the store's compare-and-swap alone stops double dispatch.
+ */
+export class GuardedClaimStore implements ClaimStore {
+  readonly denials = new Map<DenyReason, number>();
+
+  constructor(
+    private readonly inner: ClaimStore,
+    private readonly index: ClaimKeyIndex,
+    private readonly namespaces: Readonly<Record<string, ClaimNamespace>> = {},
+    private readonly recentMs = RECENT_MS,
+  ) {}
+
+  async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
+    const similar = findSimilarKey(key, await this.index.activeKeys(now, this.recentMs), this.namespaces);
+    const result: ClaimResult = similar
+      ? { granted: false, reason: "similar", detail: `too much like ${similar.key} (shares ${similar.shared.join(", ")})` }
+      : await this.inner.claim(key, holder, leaseMs, now);
+    if (!result.granted) this.denials.set(result.reason, (this.denials.get(result.reason) ?? 0) + 1);
+    return result;
+  }
+
+  renew(token: ClaimToken, leaseMs: number, now: number): ReturnType<ClaimStore["renew"]> {
+    return this.inner.renew(token, leaseMs, now);
+  }
+
+  release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
+    return this.inner.release(token, mode, now);
+  }
+
+  reclaimStale(now: number): Promise<readonly ClaimView[]> {
+    return this.inner.reclaimStale(now);
+  }
+
+  inspect(key: string, now: number): Promise<KeyState> {
+    return this.inner.inspect(key, now);
+  }
+}
