@@ -1,0 +1,70 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readJournal } from "../../adapters/local/read-journal.js";
+import { fleetMetrics } from "../../core/metrics/fleet-metrics.js";
+import type { MetricsWindow } from "../../core/metrics/fleet-metrics.js";
+import { parseWindowBound } from "../../core/metrics/parse-window-bound.js";
+import { renderFleetMetrics } from "../../core/metrics/render-fleet-metrics.js";
+import type { CliCommand, CliIo } from "../cli-io.js";
+import { EXIT_USAGE } from "../cli-io.js";
+
+const DEFAULT_JOURNAL = ".bosun/journal.jsonl";
+const MAX_PROBLEMS_SHOWN = 20;
+
+const usage = `Usage: bosun stats [--journal FILE] [--since DATE] [--until DATE] [--format table|json]
+
+Fleet metrics from the journal over a window: the stop-reason mix, the gate rejection rate by
+task class, and the cost per accepted task (see docs/stats.md for the exact definitions).
+
+  --journal FILE   the JSONL journal (default ${DEFAULT_JOURNAL})
+  --since DATE     first instant counted: 2026-11-01 (midnight UTC) or 2026-11-01T09:00Z
+  --until DATE     end of the window, exclusive; a bare date counts that whole day
+  --format F       table (default) or json
+
+Malformed journal lines are reported on stderr with their line numbers and skipped.
+Exit: 0 · 1 the journal cannot be read · 2 usage error`;
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const fail = (message: string) => {
+    io.stderr.write(`bosun stats: ${message}\n\n${usage}\n`);
+    return EXIT_USAGE;
+  };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: { journal: { type: "string" }, since: { type: "string" }, until: { type: "string" }, format: { type: "string", default: "table" } },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  if (values.format !== "table" && values.format !== "json") return fail(`--format must be table or json, not '${values.format}'`);
+  const window: { -readonly [K in keyof MetricsWindow]: MetricsWindow[K] } = {};
+  for (const bound of ["since", "until"] as const) {
+    const text = values[bound];
+    if (text === undefined) continue;
+    const ms = parseWindowBound(text, bound);
+    if (ms === undefined) return fail(`--${bound} '${text}' is not a date (2026-11-01) or a time with a zone (2026-11-01T09:00Z)`);
+    window[bound] = ms;
+  }
+  if (window.since !== undefined && window.until !== undefined && window.since >= window.until) return fail("--since must be before --until");
+
+  const path = resolve(io.cwd, values.journal ?? DEFAULT_JOURNAL);
+  const read = await readJournal(path);
+  if (!read.ok) {
+    io.stderr.write(`bosun stats: ${read.reason}\n`);
+    return 1;
+  }
+  for (const p of read.problems.slice(0, MAX_PROBLEMS_SHOWN)) io.stderr.write(`${values.journal ?? DEFAULT_JOURNAL}:${p.line}: skipped: ${p.reason}\n`);
+  if (read.problems.length > MAX_PROBLEMS_SHOWN) io.stderr.write(`... and ${read.problems.length - MAX_PROBLEMS_SHOWN} more malformed lines\n`);
+
+  const metrics = fleetMetrics(read.records, window);
+  if (values.format === "json") io.stdout.write(`${JSON.stringify({ ...metrics, problems: read.problems }, null, 2)}\n`);
+  else io.stdout.write(renderFleetMetrics(metrics));
+  return 0;
+}
+
+const stats: CliCommand = { summary: "fleet metrics from the journal: stop mix, gate rejections, cost per accepted task", usage, run };
+export default stats;

@@ -1,0 +1,59 @@
+import type { Cost, JournalRecord } from "./journal-record.js";
+
+type Unit = keyof Cost;
+const UNITS: readonly Unit[] = ["tokens", "usd", "wall_clock_s"];
+
+/** What the fleet spent and what it got for it, over one window. */
+export interface CostPerAcceptedTask {
+  /** LAND events: every run, failed and unaccepted ones included, since they all cost. */
+  readonly runs: number;
+  /** Distinct items accepted (see costPerAcceptedTask). */
+  readonly accepted_tasks: number;
+  readonly total: Readonly<Record<Unit, number>>;
+  /** Runs that did not report this unit: when above 0, the total is a lower bound. */
+  readonly runs_missing: Readonly<Record<Unit, number>>;
+  /** total ÷ accepted_tasks; null with no accepted task or when no run reported the unit. */
+  readonly per_accepted_task: Readonly<Record<Unit, number | null>>;
+}
+
+/**
+ * Cost per *accepted* task, not per run: the cost of every run landed in the window (from the
+ * `cost` of its LAND event) divided by the number of distinct items accepted in it. An item is
+ * accepted when it has a LAND with `ok: true` (and not fenced) in the window and its latest GATE in the window (by
+ * time, then by line) is `pass`, or no GATE for it is in the window at all (no gate configured,
+ * or not run yet: end the window after gates have had their say).
+ */
+export function costPerAcceptedTask(records: readonly JournalRecord[]): CostPerAcceptedTask {
+  const total: Record<Unit, number> = { tokens: 0, usd: 0, wall_clock_s: 0 };
+  const missing: Record<Unit, number> = { tokens: 0, usd: 0, wall_clock_s: 0 };
+  const landedOk = new Set<string>();
+  const lastGate = new Map<string, Extract<JournalRecord, { event: "GATE" }>>();
+  let runs = 0;
+  for (const r of records) {
+    if (r.event === "LAND") {
+      runs += 1;
+      if (r.ok && r.fenced !== true && r.item !== undefined) landedOk.add(r.item);
+      for (const unit of UNITS) {
+        const value = r.cost?.[unit];
+        if (value === undefined) missing[unit] += 1;
+        else total[unit] += value;
+      }
+    } else if (r.event === "GATE" && r.item !== undefined) {
+      const seen = lastGate.get(r.item);
+      if (seen === undefined || r.t > seen.t || (r.t === seen.t && r.line > seen.line)) lastGate.set(r.item, r);
+    }
+  }
+  let accepted = 0;
+  for (const item of landedOk) {
+    const gate = lastGate.get(item);
+    if (gate === undefined || gate.verdict === "pass") accepted += 1;
+  }
+  const per = (unit: Unit): number | null => (accepted === 0 || missing[unit] === runs ? null : total[unit] / accepted);
+  return {
+    runs,
+    accepted_tasks: accepted,
+    total,
+    runs_missing: missing,
+    per_accepted_task: { tokens: per("tokens"), usd: per("usd"), wall_clock_s: per("wall_clock_s") },
+  };
+}
