@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { parseDuration } from "../brief/duration.js";
+import { DEFAULT_SENSITIVE, DEFAULT_SIZE_IGNORE } from "../gate/gate-config.js";
+import { POLICY_NAMES } from "../queue/queue-policy.js";
+import { DEFAULT_LABELS } from "./labels.js";
+
+const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "must be a lower-case name (letters, digits, '-', '_')");
+const duration = (what: string, fallback: string) =>
+  z
+    .union([z.string(), z.number()])
+    .default(fallback)
+    .transform((value, ctx) => {
+      const seconds = parseDuration(value);
+      if (seconds === undefined || seconds <= 0) {
+        ctx.addIssue({ code: "custom", message: `${what} '${String(value)}' is not a duration such as 90s, 30m, 2h` });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+
+/** How a pool hands a claimed item to its agent (DESIGN.md, "The app"). */
+const dispatchSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.strictObject({ kind: z.literal("workflow"), workflow: z.string().min(1, "the workflow file or id"), ref: z.string().min(1).optional() }),
+    z.strictObject({ kind: z.literal("assign"), assignee: z.string().min(1, "the agent account to assign, e.g. Copilot") }),
+    z.strictObject({ kind: z.literal("label"), label: z.string().min(1, "the trigger label, e.g. claude") }),
+    z.strictObject({ kind: z.literal("comment"), mention: z.string().optional(), instruction: z.string().max(2000).optional() }),
+  ],
+  { error: "dispatch.kind must be one of workflow, assign, label, comment" },
+);
+
+const poolSchema = z.strictObject({
+  size: z.number().int("size must be a whole number").min(0).max(256),
+  tier: name.default("standard"),
+  dispatch: dispatchSchema,
+});
+
+const namespaceSchema = z.strictObject({ once_ever: z.boolean().optional(), artifact_dir: z.string().min(1).optional() });
+
+/** `.github/bosun.yml`, validated: every field optional but what a pool must say. */
+export const bosunConfigSchema = z.strictObject({
+  policy: z.enum(POLICY_NAMES).default("hybrid"),
+  shadow_policy: z.enum(POLICY_NAMES).optional(),
+  lease: duration("lease", "30m"),
+  attempts: z.number().int().min(1).max(20).default(3),
+  labels: z
+    .strictObject({
+      ready: z.string().min(1).optional(),
+      queued: z.string().min(1).optional(),
+      claimed: z.string().min(1).optional(),
+      done: z.string().min(1).optional(),
+      needsHuman: z.string().min(1).optional(),
+      invalidBrief: z.string().min(1).optional(),
+      hold: z.string().min(1).optional(),
+    })
+    .default({})
+    .transform((l) => ({ ...DEFAULT_LABELS, ...Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) }) as typeof DEFAULT_LABELS),
+  pools: z.record(name, poolSchema).default({ default: { size: 1, tier: "standard", dispatch: { kind: "comment" } } }),
+  claims: z
+    .strictObject({
+      ref_prefix: z.string().regex(/^refs\/[A-Za-z0-9._/-]+\/$/, "must look like refs/bosun/claims/ (ending in /)").default("refs/bosun/claims/"),
+      namespaces: z.record(name, namespaceSchema).default({}),
+    })
+    .default({ ref_prefix: "refs/bosun/claims/", namespaces: {} }),
+  gate: z
+    .strictObject({
+      sensitive_paths: z.array(z.string().min(1)).default([...DEFAULT_SENSITIVE]),
+      size_cap_ignore: z.array(z.string().min(1)).default([...DEFAULT_SIZE_IGNORE]),
+    })
+    .default({ sensitive_paths: [...DEFAULT_SENSITIVE], size_cap_ignore: [...DEFAULT_SIZE_IGNORE] }),
+  reviewer: z
+    .strictObject({
+      provider: z.enum(["none", "anthropic", "openai", "command"]).default("none"),
+      model: z.string().optional(),
+      base_url: z.url().optional(),
+      command: z.string().optional(),
+      mode: z.enum(["advisory", "blocking"]).default("advisory"),
+    })
+    .default({ provider: "none", mode: "advisory" }),
+  /** Logins of agent accounts: their work needs a human approver who is not them (separation). */
+  agents: z.array(z.string().min(1)).default([]),
+  excluded_approvers: z.array(z.string().min(1)).default([]),
+});
+
+export type BosunConfig = z.output<typeof bosunConfigSchema>;
+export type PoolConfig = BosunConfig["pools"][string];
+export type DispatchConfig = PoolConfig["dispatch"];
+
+/** The configuration a repository without `.github/bosun.yml` gets. */
+export const DEFAULT_CONFIG: BosunConfig = bosunConfigSchema.parse({});

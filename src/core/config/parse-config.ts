@@ -1,0 +1,36 @@
+import { parseDocument } from "yaml";
+import type { BosunConfig } from "./bosun-config.js";
+import { bosunConfigSchema } from "./bosun-config.js";
+
+/** One thing wrong with a configuration: the field (dotted path) and what is wrong. */
+export interface ConfigProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+export type ConfigResult = { readonly ok: true; readonly config: BosunConfig } | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+/** Parses `.github/bosun.yml`; an empty file is the defaults. Every problem names its field. */
+export function parseConfig(text: string): ConfigResult {
+  if (text.length > 256 * 1024) return { ok: false, problems: [{ field: "(file)", message: "the configuration is larger than 256 KB" }] };
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return { ok: false, problems: doc.errors.map((e) => ({ field: "(yaml)", message: (e.message.split("\n")[0] ?? e.message).trim() })) };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 20 }) ?? {};
+  } catch (err) {
+    return { ok: false, problems: [{ field: "(yaml)", message: err instanceof Error ? err.message : String(err) }] };
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { ok: false, problems: [{ field: "(root)", message: "the configuration must be a YAML mapping" }] };
+  const parsed = bosunConfigSchema.safeParse(data);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((i) => ({
+      field: i.path.length === 0 ? "(root)" : i.path.map(String).join("."),
+      message: i.code === "unrecognized_keys" ? `unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}` : i.message,
+    })),
+  };
+}
