@@ -1,0 +1,228 @@
+/** Seeding helpers: put the world in the state a test needs without going through HTTP. */
+import { EMPTY_TREE, filesAt, putCommit, putTree, resolveCommitish } from "./git-objects.js";
+import { ensureLabel, insertIssue } from "./issue-store.js";
+import { nextId, repoKey, ensureUser, type CommitRecord, type FakeState, type Identity, type InstallationRecord, type IssueRecord, type Permission, type PullFileRecord, type PullRecord, type RepoState } from "./state.js";
+import type { Webhooks } from "./create-webhooks.js";
+import { issueJson } from "./to-json-issue.js";
+import { pullJson } from "./to-json-pull.js";
+import { workflowRunJson } from "./to-json-ci.js";
+
+export interface AddRepoInput {
+  /** `owner/name`. */
+  fullName: string;
+  private?: boolean;
+  defaultBranch?: string;
+  /** Files of the first commit on the default branch. */
+  files?: Record<string, string>;
+}
+
+export interface AddIssueInput {
+  title?: string;
+  body?: string | null;
+  user?: string;
+  labels?: string[];
+  assignees?: string[];
+  state?: "open" | "closed";
+}
+
+export interface AddPullInput extends AddIssueInput {
+  head?: string;
+  base?: string;
+  files?: PullFileRecord[];
+  /** How many commits the head has over the base (default 1). */
+  commitCount?: number;
+  draft?: boolean;
+  /** Override the totals the pull request object reports (they default to the sum of `files`). */
+  totals?: { additions?: number; deletions?: number; changedFiles?: number };
+}
+
+export interface Seed {
+  addRepo(input: AddRepoInput): RepoState;
+  /** Permission of a login on a repository (owner is admin; public repos are readable by anyone). */
+  setPermission(fullName: string, login: string, permission: Permission): void;
+  /** Makes `token` act as a user (default) or a bot login, e.g. `github-actions[bot]`. */
+  addToken(token: string, login: string, options?: { permissions?: Record<string, Permission> }): Identity;
+  /** A GitHub App installation on repositories; its bot gets `permission` on each. */
+  addInstallation(input: { id: number; appId: number; appSlug: string; repos: string[]; permission?: Permission }): InstallationRecord;
+  addIssue(fullName: string, input?: AddIssueInput): IssueRecord;
+  addPull(fullName: string, input?: AddPullInput): PullRecord;
+  addLabel(fullName: string, name: string, color?: string, description?: string): void;
+  /** A file on a branch (a new commit on top, like a push) or, given a sha, in that commit's tree. */
+  setFile(fullName: string, branchOrSha: string, path: string, content: string): string;
+  /** A commit on a branch with these file changes; returns its sha. */
+  commit(fullName: string, branch: string, message: string, files?: Record<string, string>): CommitRecord;
+  /** Points a ref (`refs/...` or a branch name) at a sha. */
+  setRef(fullName: string, ref: string, sha: string): void;
+  addWorkflow(fullName: string, input: { id?: number; path: string; name?: string }): number;
+  /** Completes a workflow run with a conclusion and emits `workflow_run.completed`. */
+  completeWorkflowRun(fullName: string, runId: number, conclusion: "success" | "failure" | "cancelled" | "timed_out" | "neutral" | "skipped"): void;
+  /** The repository state (throws when unknown). */
+  repo(fullName: string): RepoState;
+}
+
+export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
+  const repo = (fullName: string): RepoState => {
+    const [owner = "", name = ""] = fullName.split("/");
+    const found = state.repos.get(repoKey(owner, name));
+    if (found === undefined) throw new Error(`fake-github: no repository ${fullName}; call addRepo first`);
+    return found;
+  };
+
+  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>): CommitRecord => {
+    const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
+    const parent = r.refs.get(ref);
+    const tree = new Map(parent === undefined ? [] : (filesAt(r, parent) ?? []));
+    for (const [path, content] of Object.entries(files)) tree.set(path, content);
+    const commit = putCommit(state, r, { tree: putTree(r, tree), parents: parent === undefined ? [] : [parent], message });
+    r.refs.set(ref, commit.sha);
+    return commit;
+  };
+
+  const seed: Seed = {
+    repo,
+    addRepo(input) {
+      const [owner = "", name = ""] = input.fullName.split("/");
+      ensureUser(state, owner);
+      const r: RepoState = {
+        id: nextId(state),
+        owner,
+        name,
+        private: input.private ?? false,
+        defaultBranch: input.defaultBranch ?? "main",
+        createdAt: state.clock.now(),
+        permissions: new Map(),
+        nextNumber: 1,
+        issues: new Map(),
+        labels: new Map(),
+        comments: new Map(),
+        refs: new Map(),
+        commits: new Map(),
+        trees: new Map([[EMPTY_TREE, new Map()]]),
+        pulls: new Map(),
+        reviews: new Map(),
+        checkRuns: new Map(),
+        statuses: [],
+        deployments: new Map(),
+        workflows: new Map(),
+        workflowRuns: new Map(),
+      };
+      state.repos.set(repoKey(owner, name), r);
+      commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });
+      return r;
+    },
+    setPermission(fullName, login, permission) {
+      ensureUser(state, login);
+      repo(fullName).permissions.set(login, permission);
+    },
+    addToken(token, login, options = {}) {
+      ensureUser(state, login);
+      const identity: Identity = login.endsWith("[bot]") ? { kind: "bot", login } : { kind: "user", login };
+      state.tokens.set(token, identity);
+      for (const [fullName, permission] of Object.entries(options.permissions ?? {})) seed.setPermission(fullName, login, permission);
+      return identity;
+    },
+    addInstallation(input) {
+      const installation: InstallationRecord = { ...input, botLogin: `${input.appSlug}[bot]`, permission: input.permission ?? "write" };
+      state.installations.set(input.id, installation);
+      for (const fullName of input.repos) seed.setPermission(fullName, installation.botLogin, installation.permission);
+      return installation;
+    },
+    addIssue(fullName, input = {}) {
+      const r = repo(fullName);
+      const issue = insertIssue(state, r, {
+        title: input.title ?? "An issue",
+        body: input.body ?? null,
+        user: input.user ?? r.owner,
+        labels: input.labels ?? [],
+        assignees: input.assignees ?? [],
+      });
+      if (input.state === "closed") {
+        issue.state = "closed";
+        issue.closedAt = state.clock.now();
+        issue.stateReason = "completed";
+      }
+      return issue;
+    },
+    addPull(fullName, input = {}) {
+      const r = repo(fullName);
+      const base = input.base ?? r.defaultBranch;
+      const issue = seed.addIssue(fullName, { title: "A pull request", ...input, state: input.state ?? "open" });
+      issue.isPull = true;
+      const head = input.head ?? `feature-${issue.number}`;
+      const baseSha = r.refs.get(`refs/heads/${base}`);
+      if (baseSha === undefined) throw new Error(`fake-github: no branch ${base} in ${fullName}`);
+      if (!r.refs.has(`refs/heads/${head}`)) r.refs.set(`refs/heads/${head}`, baseSha);
+      const commits: string[] = [];
+      for (let i = 0; i < (input.commitCount ?? 1); i++) {
+        commits.push(commitOn(r, head, `Commit ${i + 1} of #${issue.number}`, { [`.fake/pr-${issue.number}`]: String(i) }).sha);
+      }
+      const pull: PullRecord = {
+        number: issue.number,
+        id: nextId(state),
+        headRef: head,
+        headSha: r.refs.get(`refs/heads/${head}`) ?? baseSha,
+        baseRef: base,
+        baseSha,
+        draft: input.draft ?? false,
+        merged: false,
+        mergedAt: null,
+        files: input.files ?? [],
+        commits,
+        ...(input.totals?.additions === undefined ? {} : { additions: input.totals.additions }),
+        ...(input.totals?.deletions === undefined ? {} : { deletions: input.totals.deletions }),
+        ...(input.totals?.changedFiles === undefined ? {} : { changedFiles: input.totals.changedFiles }),
+      };
+      r.pulls.set(pull.number, pull);
+      return pull;
+    },
+    addLabel(fullName, name, color, description) {
+      ensureLabel(state, repo(fullName), name, color, description ?? null);
+    },
+    setFile(fullName, branchOrSha, path, content) {
+      const r = repo(fullName);
+      if (/^[0-9a-f]{40}$/.test(branchOrSha) && r.commits.has(branchOrSha)) {
+        // Rewriting a commit's tree in place: a test convenience git itself would never allow.
+        const commit = r.commits.get(branchOrSha) as CommitRecord;
+        const files = new Map(r.trees.get(commit.tree) ?? []);
+        files.set(path, content);
+        commit.tree = putTree(r, files);
+        return commit.sha;
+      }
+      return commitOn(r, branchOrSha, `Update ${path}`, { [path]: content }).sha;
+    },
+    commit(fullName, branch, message, files = {}) {
+      return commitOn(repo(fullName), branch, message, files);
+    },
+    setRef(fullName, ref, sha) {
+      const r = repo(fullName);
+      const resolved = resolveCommitish(r, sha) ?? sha;
+      r.refs.set(ref.startsWith("refs/") ? ref : `refs/heads/${ref}`, resolved);
+    },
+    addWorkflow(fullName, input) {
+      const r = repo(fullName);
+      const id = input.id ?? nextId(state);
+      r.workflows.set(id, { id, path: input.path, name: input.name ?? input.path.split("/").pop() ?? input.path, createdAt: state.clock.now() });
+      return id;
+    },
+    completeWorkflowRun(fullName, runId, conclusion) {
+      const r = repo(fullName);
+      const run = r.workflowRuns.get(runId);
+      if (run === undefined) throw new Error(`fake-github: no workflow run ${runId} in ${fullName}`);
+      run.status = "completed";
+      run.conclusion = conclusion;
+      run.updatedAt = state.clock.now();
+      if (webhooks.wants("workflow_run")) {
+        const workflow = r.workflows.get(run.workflowId);
+        webhooks.send({ event: "workflow_run", action: "completed", repo: r, sender: run.actor, fields: { workflow_run: workflowRunJson(state, r, run), workflow: workflow === undefined ? null : { id: workflow.id, name: workflow.name, path: workflow.path } } });
+      }
+    },
+  };
+  return seed;
+}
+
+/** Seeded issues and pulls can also announce themselves (`issues.opened`, `pull_request.opened`). */
+export function announce(state: FakeState, webhooks: Webhooks, repo: RepoState, issue: IssueRecord): void {
+  const pull = repo.pulls.get(issue.number);
+  if (pull !== undefined) webhooks.send({ event: "pull_request", action: "opened", repo, sender: issue.user, fields: { number: issue.number, pull_request: pullJson(state, repo, pull) } });
+  else webhooks.send({ event: "issues", action: "opened", repo, sender: issue.user, fields: { issue: issueJson(state, repo, issue) } });
+}

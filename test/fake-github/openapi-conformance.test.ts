@@ -1,0 +1,102 @@
+/** Every route's responses match GitHub's OpenAPI description (the committed trimmed copy). */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { allRoutes } from "./all-routes.js";
+import { createFakeGitHub, type FakeGitHub } from "./create-fake-github.js";
+import { routeKey } from "./route.js";
+import { createResponseValidator } from "./openapi/create-response-validator.js";
+import { createTestOctokit } from "./test-octokit.js";
+
+describe("responses conform to GitHub's OpenAPI description", () => {
+  let fake: FakeGitHub;
+  const validator = createResponseValidator();
+  const repo = { owner: "acme", repo: "app" };
+  beforeAll(async () => {
+    fake = await createFakeGitHub();
+    fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": "a: 1\n", "briefs/x.yml": "id: x\n" } });
+    fake.addInstallation({ id: 9, appId: 3, appSlug: "bosun", repos: ["acme/app"] });
+    fake.addToken("t", "mona", { permissions: { "acme/app": "write" } });
+    fake.addToken("t-bot", "bosun[bot]");
+    fake.addToken("t-reviewer", "rex", { permissions: { "acme/app": "write" } });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  test("the trimmed spec describes every route the fake serves", () => {
+    expect(allRoutes.map(routeKey).filter((k) => !validator.knows(k))).toEqual([]);
+  });
+
+  test("a tour of every route through Octokit produces no schema violation", async () => {
+    const o = createTestOctokit(fake.url, "t");
+    const bot = createTestOctokit(fake.url, "t-bot");
+    const reviewer = createTestOctokit(fake.url, "t-reviewer");
+    for (const client of [o, bot, reviewer]) validator.attach(client);
+    const main = fake.repo("acme/app").refs.get("refs/heads/main") ?? "";
+    await o.repos.get(repo);
+    await o.repos.getCollaboratorPermissionLevel({ ...repo, username: "mona" });
+    await o.apps.getRepoInstallation(repo);
+    const { data: issue } = await o.issues.create({ ...repo, title: "t", body: "b", labels: ["bosun:ready"], assignees: ["mona"] });
+    await o.issues.get({ ...repo, issue_number: issue.number });
+    await o.issues.listForRepo({ ...repo, labels: "bosun:ready" });
+    await o.issues.update({ ...repo, issue_number: issue.number, state: "closed", state_reason: "completed" });
+    await o.issues.addAssignees({ ...repo, issue_number: issue.number, assignees: ["rex"] });
+    await o.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["P1"] });
+    await o.issues.setLabels({ ...repo, issue_number: issue.number, labels: ["P1", "bosun:queued"] });
+    await o.issues.removeLabel({ ...repo, issue_number: issue.number, name: "P1" });
+    await o.issues.listLabelsOnIssue({ ...repo, issue_number: issue.number });
+    await o.issues.createLabel({ ...repo, name: "pool/default", color: "123456", description: "pool" });
+    await o.issues.getLabel({ ...repo, name: "pool/default" });
+    await o.issues.listLabelsForRepo(repo);
+    const { data: comment } = await o.issues.createComment({ ...repo, issue_number: issue.number, body: "c" });
+    await o.issues.listComments({ ...repo, issue_number: issue.number });
+    await o.issues.getComment({ ...repo, comment_id: comment.id });
+    await o.issues.updateComment({ ...repo, comment_id: comment.id, body: "c2" });
+    await o.issues.deleteComment({ ...repo, comment_id: comment.id });
+    const { data: commit } = await o.git.createCommit({ ...repo, message: "claim", tree: (await o.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha, parents: [main] });
+    await o.git.createRef({ ...repo, ref: "refs/bosun/claims/1", sha: main });
+    await o.git.updateRef({ ...repo, ref: "bosun/claims/1", sha: commit.sha, force: false });
+    await o.git.getRef({ ...repo, ref: "bosun/claims/1" });
+    await o.git.listMatchingRefs({ ...repo, ref: "bosun/claims" });
+    await o.git.deleteRef({ ...repo, ref: "bosun/claims/1" });
+    await o.repos.getCommit({ ...repo, ref: main });
+    await o.repos.getContent({ ...repo, path: ".github/bosun.yml", ref: "main" });
+    await o.repos.getContent({ ...repo, path: "briefs", ref: main });
+    const pull = fake.addPull("acme/app", { user: "mona", files: [{ filename: "a.ts", status: "modified", additions: 1, deletions: 1, patch: "@@" }] });
+    await o.git.createRef({ ...repo, ref: "refs/heads/topic", sha: commit.sha });
+    await o.pulls.create({ ...repo, head: "topic", base: "main", title: "p" });
+    await o.pulls.get({ ...repo, pull_number: pull.number });
+    await o.pulls.list({ ...repo, state: "all" });
+    await o.pulls.listFiles({ ...repo, pull_number: pull.number });
+    await o.pulls.listCommits({ ...repo, pull_number: pull.number });
+    await reviewer.pulls.createReview({ ...repo, pull_number: pull.number, event: "APPROVE" });
+    await o.pulls.listReviews({ ...repo, pull_number: pull.number });
+    const { data: run } = await bot.checks.create({ ...repo, name: "gate", head_sha: pull.headSha, output: { title: "t", summary: "s", annotations: [{ path: "a.ts", start_line: 1, end_line: 1, annotation_level: "failure", message: "m" }] } });
+    await bot.checks.update({ ...repo, check_run_id: run.id, conclusion: "success" });
+    await o.checks.get({ ...repo, check_run_id: run.id });
+    await o.checks.listForRef({ ...repo, ref: pull.headSha });
+    await o.repos.createCommitStatus({ ...repo, sha: pull.headSha, state: "success", context: "bosun/separation", target_url: "https://example.com/x", description: "ok" });
+    await o.repos.listCommitStatusesForRef({ ...repo, ref: pull.headSha });
+    await o.repos.getCombinedStatusForRef({ ...repo, ref: pull.headSha });
+    const { data: deployment } = await o.repos.createDeployment({ ...repo, ref: "main", environment: "production", auto_merge: false, required_contexts: [] });
+    const deploymentId = (deployment as { id: number }).id;
+    await o.repos.createDeploymentStatus({ ...repo, deployment_id: deploymentId, state: "success", environment_url: "https://example.com", log_url: "https://example.com/log" });
+    await o.repos.listDeploymentStatuses({ ...repo, deployment_id: deploymentId });
+    await o.repos.getDeployment({ ...repo, deployment_id: deploymentId });
+    await o.repos.listDeployments(repo);
+    const workflowId = fake.addWorkflow("acme/app", { path: ".github/workflows/worker.yml", name: "worker" });
+    await o.actions.listRepoWorkflows(repo);
+    await o.actions.getWorkflow({ ...repo, workflow_id: "worker.yml" });
+    await o.actions.createWorkflowDispatch({ ...repo, workflow_id: workflowId, ref: "main", inputs: { item: "42" } });
+    const dispatched = await o.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { ...repo, workflow_id: workflowId, ref: "main", return_run_details: true });
+    const runId = (dispatched.data as unknown as { workflow_run_id: number }).workflow_run_id;
+    fake.completeWorkflowRun("acme/app", runId, "success");
+    await o.actions.getWorkflowRun({ ...repo, run_id: runId });
+    await o.actions.listWorkflowRunsForRepo(repo);
+    await o.actions.listWorkflowRuns({ ...repo, workflow_id: workflowId });
+    // Errors carry GitHub's shapes too.
+    await o.issues.get({ ...repo, issue_number: 9999 }).catch(() => undefined);
+    await o.git.createRef({ ...repo, ref: "refs/heads/main", sha: main }).catch(() => undefined);
+    expect(validator.violations).toEqual([]);
+    expect(validator.checked).toBeGreaterThan(55);
+  });
+});

@@ -1,0 +1,47 @@
+/** The GitHub App path Probot takes: a JWT for the app, then an installation token. */
+import { HttpError, notFound } from "../http-error.js";
+import { intParam } from "../read-body.js";
+import type { Route, RouteContext } from "../route.js";
+import type { FakeState, InstallationRecord } from "../state.js";
+import { appJson, installationJson, installationTokenJson } from "../to-json-app.js";
+
+function requireApp(ctx: RouteContext): number {
+  if (ctx.identity.kind !== "app") {
+    throw new HttpError(401, "A JSON web token could not be decoded");
+  }
+  return ctx.identity.appId;
+}
+
+function findInstallation(state: FakeState, ctx: RouteContext): InstallationRecord {
+  const appId = requireApp(ctx);
+  const installation = state.installations.get(intParam(ctx.params, "installation_id"));
+  if (installation === undefined || installation.appId !== appId) throw notFound();
+  return installation;
+}
+
+function createAccessToken(state: FakeState, ctx: RouteContext) {
+  const installation = findInstallation(state, ctx);
+  const token = `ghs_fake${String(state.nextId++).padStart(12, "0")}`;
+  state.tokens.set(token, { kind: "bot", login: installation.botLogin, installationId: installation.id });
+  return { status: 201, body: installationTokenJson(state, installation, token) };
+}
+
+function getApp(state: FakeState, ctx: RouteContext) {
+  return { status: 200, body: appJson(state, requireApp(ctx)) };
+}
+
+function listInstallations(state: FakeState, ctx: RouteContext) {
+  const appId = requireApp(ctx);
+  return { status: 200, body: [...state.installations.values()].filter((i) => i.appId === appId).map((i) => installationJson(state, i)) };
+}
+
+function getInstallation(state: FakeState, ctx: RouteContext) {
+  return { status: 200, body: installationJson(state, findInstallation(state, ctx)) };
+}
+
+export const appRoutes: Route[] = [
+  { method: "GET", pattern: "/app", kind: "read", access: "none", handler: getApp },
+  { method: "GET", pattern: "/app/installations", kind: "read", access: "none", handler: listInstallations },
+  { method: "GET", pattern: "/app/installations/{installation_id}", kind: "read", access: "none", handler: getInstallation },
+  { method: "POST", pattern: "/app/installations/{installation_id}/access_tokens", kind: "write", access: "none", handler: createAccessToken },
+];

@@ -1,0 +1,112 @@
+/** Issues: get, list (with label filter and pagination), create, update, assignees. */
+import { HttpError, validationFailed } from "../http-error.js";
+import { paginate } from "../paginate.js";
+import { nullableString, optionalString, optionalStringArray, requiredString } from "../read-body.js";
+import type { Route, RouteContext } from "../route.js";
+import type { FakeState, IssueRecord } from "../state.js";
+import { issueJson } from "../to-json-issue.js";
+import { userJson } from "../to-json-user-repo.js";
+import { hasPermission } from "../authenticate.js";
+import { ensureLabel, findIssue, insertIssue } from "../issue-store.js";
+
+function getIssue(state: FakeState, ctx: RouteContext) {
+  return { status: 200, body: issueJson(state, ctx.repo, findIssue(ctx)) };
+}
+
+function listIssues(state: FakeState, ctx: RouteContext) {
+  const wantState = ctx.query.get("state") ?? "open";
+  const labels = (ctx.query.get("labels") ?? "").split(",").map((l) => l.trim().toLowerCase()).filter((l) => l !== "");
+  const assignee = ctx.query.get("assignee");
+  const creator = ctx.query.get("creator");
+  const since = ctx.query.get("since");
+  const sort = ctx.query.get("sort") ?? "created";
+  const direction = ctx.query.get("direction") ?? "desc";
+  const items = [...ctx.repo.issues.values()]
+    .filter((i) => wantState === "all" || i.state === wantState)
+    .filter((i) => labels.every((l) => i.labels.some((have) => have.toLowerCase() === l)))
+    .filter((i) => matchesAssignee(i, assignee))
+    .filter((i) => creator === null || i.user === creator)
+    .filter((i) => since === null || i.updatedAt >= Date.parse(since))
+    .sort((a, b) => {
+      const key = sort === "updated" ? a.updatedAt - b.updatedAt : a.createdAt - b.createdAt || a.number - b.number;
+      return direction === "asc" ? key : -key;
+    });
+  return paginate(ctx, items, { map: (i) => issueJson(state, ctx.repo, i) });
+}
+
+function matchesAssignee(issue: IssueRecord, assignee: string | null): boolean {
+  if (assignee === null) return true;
+  if (assignee === "*") return issue.assignees.length > 0;
+  if (assignee === "none") return issue.assignees.length === 0;
+  return issue.assignees.includes(assignee);
+}
+
+function createIssue(state: FakeState, ctx: RouteContext) {
+  const title = requiredString(ctx.body, "title");
+  const body = nullableString(ctx.body, "body");
+  // GitHub drops labels and assignees silently when the author cannot triage.
+  const canTriage = hasPermission(ctx.repo, ctx.login, "triage");
+  const issue = insertIssue(state, ctx.repo, {
+    title,
+    body: body ?? null,
+    user: ctx.login,
+    labels: canTriage ? (optionalStringArray(ctx.body, "labels") ?? []) : [],
+    assignees: canTriage ? (optionalStringArray(ctx.body, "assignees") ?? []) : [],
+  });
+  ctx.emit({ event: "issues", action: "opened", fields: () => ({ issue: issueJson(state, ctx.repo, issue) }) });
+  return { status: 201, body: issueJson(state, ctx.repo, issue) };
+}
+
+function updateIssue(state: FakeState, ctx: RouteContext) {
+  const issue = findIssue(ctx);
+  const now = state.clock.now();
+  const title = optionalString(ctx.body, "title");
+  const body = nullableString(ctx.body, "body");
+  const newState = optionalString(ctx.body, "state");
+  const reason = nullableString(ctx.body, "state_reason");
+  const labels = optionalStringArray(ctx.body, "labels");
+  const assignees = optionalStringArray(ctx.body, "assignees");
+  if (newState !== undefined && newState !== "open" && newState !== "closed") {
+    throw validationFailed("Validation Failed", [{ resource: "Issue", field: "state", code: "invalid" }]);
+  }
+  if (title !== undefined) issue.title = title;
+  if (body !== undefined) issue.body = body;
+  if (labels !== undefined) issue.labels = [...new Set(labels.map((name) => ensureLabel(state, ctx.repo, name).name))];
+  if (assignees !== undefined) issue.assignees = [...new Set(assignees)];
+  const stateChanged = newState !== undefined && newState !== issue.state;
+  if (stateChanged) {
+    issue.state = newState as IssueRecord["state"];
+    issue.closedAt = newState === "closed" ? now : null;
+    issue.stateReason = newState === "closed" ? ((reason as IssueRecord["stateReason"]) ?? "completed") : "reopened";
+  }
+  issue.updatedAt = now;
+  if (stateChanged) {
+    ctx.emit({ event: "issues", action: issue.state === "closed" ? "closed" : "reopened", fields: () => ({ issue: issueJson(state, ctx.repo, issue) }) });
+  }
+  if (title !== undefined || body !== undefined) {
+    ctx.emit({ event: "issues", action: "edited", fields: () => ({ issue: issueJson(state, ctx.repo, issue) }) });
+  }
+  return { status: 200, body: issueJson(state, ctx.repo, issue) };
+}
+
+function addAssignees(state: FakeState, ctx: RouteContext) {
+  const issue = findIssue(ctx);
+  const logins = optionalStringArray(ctx.body, "assignees") ?? [];
+  for (const login of logins) {
+    if (issue.assignees.includes(login)) continue;
+    // GitHub silently ignores logins that cannot be assigned; the fake assigns anyone it was told about.
+    if (issue.assignees.length >= 10) throw new HttpError(422, "Validation Failed");
+    issue.assignees.push(login);
+    issue.updatedAt = state.clock.now();
+    ctx.emit({ event: "issues", action: "assigned", fields: () => ({ issue: issueJson(state, ctx.repo, issue), assignee: userJson(state, login) }) });
+  }
+  return { status: 201, body: issueJson(state, ctx.repo, issue) };
+}
+
+export const issueRoutes: Route[] = [
+  { method: "GET", pattern: "/repos/{owner}/{repo}/issues", kind: "read", handler: listIssues },
+  { method: "POST", pattern: "/repos/{owner}/{repo}/issues", kind: "create", access: "read", handler: createIssue },
+  { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "read", handler: getIssue },
+  { method: "PATCH", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "write", access: "triage", handler: updateIssue },
+  { method: "POST", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/assignees", kind: "write", access: "triage", handler: addAssignees },
+];

@@ -1,0 +1,258 @@
+/** The fake's whole world as plain data; handlers are free functions that take it first. */
+import type { Clock } from "./clock.js";
+
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+/** Who a token speaks for: a user, an app installation's bot, or the app itself (JWT). */
+export type Identity =
+  | { kind: "user"; login: string }
+  | { kind: "bot"; login: string; installationId?: number }
+  | { kind: "app"; appId: number; slug: string }
+  | { kind: "anonymous" };
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  type: "User" | "Bot";
+}
+
+export interface InstallationRecord {
+  id: number;
+  appId: number;
+  appSlug: string;
+  /** Login of the installation's bot, e.g. `bosun[bot]`. */
+  botLogin: string;
+  /** Repositories ("owner/name") the installation can reach. */
+  repos: string[];
+  permission: Permission;
+}
+
+export interface LabelRecord {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  default: boolean;
+}
+
+export interface IssueRecord {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | null;
+  user: string;
+  labels: string[];
+  assignees: string[];
+  locked: boolean;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  /** Set when the issue is the conversation of a pull request. */
+  isPull: boolean;
+}
+
+export interface CommentRecord {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface CommitRecord {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+}
+
+export interface PullFileRecord {
+  filename: string;
+  status: "added" | "removed" | "modified" | "renamed" | "copied" | "changed" | "unchanged";
+  additions: number;
+  deletions: number;
+  /** Omitted means GitHub sent no patch (binary, or too large). */
+  patch?: string;
+  previousFilename?: string;
+}
+
+export interface PullRecord {
+  number: number;
+  id: number;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  draft: boolean;
+  merged: boolean;
+  mergedAt: number | null;
+  files: PullFileRecord[];
+  /** Commit shas in order, oldest first. */
+  commits: string[];
+  /** Totals as the pull request object reports them; default to the sum over files. */
+  additions?: number;
+  deletions?: number;
+  changedFiles?: number;
+}
+
+export interface ReviewRecord {
+  id: number;
+  pullNumber: number;
+  user: string;
+  body: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "PENDING" | "DISMISSED";
+  commitId: string;
+  submittedAt: number;
+}
+
+export interface CheckRunRecord {
+  id: number;
+  name: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+  conclusion: string | null;
+  startedAt: number;
+  completedAt: number | null;
+  externalId: string;
+  detailsUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null; annotationsCount: number };
+  annotations: unknown[];
+  appId: number | null;
+  appSlug: string | null;
+}
+
+export interface StatusRecord {
+  id: number;
+  sha: string;
+  state: "error" | "failure" | "pending" | "success";
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  creator: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DeploymentRecord {
+  id: number;
+  sha: string;
+  ref: string;
+  task: string;
+  environment: string;
+  description: string | null;
+  payload: unknown;
+  creator: string;
+  createdAt: number;
+  updatedAt: number;
+  statuses: DeploymentStatusRecord[];
+}
+
+export interface DeploymentStatusRecord {
+  id: number;
+  state: string;
+  description: string;
+  environment: string;
+  environmentUrl: string;
+  logUrl: string;
+  creator: string;
+  createdAt: number;
+}
+
+export interface WorkflowRecord {
+  id: number;
+  name: string;
+  path: string;
+  createdAt: number;
+}
+
+export interface WorkflowRunRecord {
+  id: number;
+  workflowId: number;
+  event: string;
+  headBranch: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  inputs: Record<string, unknown>;
+  actor: string;
+  runNumber: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RepoState {
+  id: number;
+  owner: string;
+  name: string;
+  private: boolean;
+  defaultBranch: string;
+  createdAt: number;
+  permissions: Map<string, Permission>;
+  /** Issues and pull requests share one number sequence, as on GitHub. */
+  nextNumber: number;
+  issues: Map<number, IssueRecord>;
+  labels: Map<string, LabelRecord>;
+  comments: Map<number, CommentRecord>;
+  /** Full ref name (`refs/heads/main`, `refs/bosun/claims/42`) → commit sha. */
+  refs: Map<string, string>;
+  commits: Map<string, CommitRecord>;
+  /** Tree sha → path → file content. A simple flat file tree per commit. */
+  trees: Map<string, Map<string, string>>;
+  pulls: Map<number, PullRecord>;
+  reviews: Map<number, ReviewRecord>;
+  checkRuns: Map<number, CheckRunRecord>;
+  statuses: StatusRecord[];
+  deployments: Map<number, DeploymentRecord>;
+  workflows: Map<number, WorkflowRecord>;
+  workflowRuns: Map<number, WorkflowRunRecord>;
+}
+
+export interface FakeState {
+  clock: Clock;
+  /** Set once the server listens; every `url` field in a response starts with it. */
+  baseUrl: string;
+  /** One sequence for every id, so ids are deterministic and never collide across kinds. */
+  nextId: number;
+  users: Map<string, UserRecord>;
+  tokens: Map<string, Identity>;
+  installations: Map<number, InstallationRecord>;
+  repos: Map<string, RepoState>;
+}
+
+/** An empty world at the clock's time. */
+export function createState(clock: Clock): FakeState {
+  return {
+    clock,
+    baseUrl: "http://127.0.0.1",
+    nextId: 1,
+    users: new Map(),
+    tokens: new Map(),
+    installations: new Map(),
+    repos: new Map(),
+  };
+}
+
+/** Next id of the one shared sequence. */
+export function nextId(state: FakeState): number {
+  return state.nextId++;
+}
+
+/** The user record for a login, created on first sight (bots are logins ending in `[bot]`). */
+export function ensureUser(state: FakeState, login: string): UserRecord {
+  let user = state.users.get(login);
+  if (user === undefined) {
+    user = { id: nextId(state), login, type: login.endsWith("[bot]") ? "Bot" : "User" };
+    state.users.set(login, user);
+  }
+  return user;
+}
+
+/** Key of a repository in `state.repos`. */
+export function repoKey(owner: string, name: string): string {
+  return `${owner}/${name}`.toLowerCase();
+}
