@@ -1,4 +1,6 @@
 import type { ActionMode } from "./action-io.js";
 
 /** Every mode of the Action, loaded lazily; a mode lives in `modes/<name>.ts` and default-exports an ActionMode. */
-export const modes: Readonly<Record<string, () => Promise<ActionMode>>> = {};
+export const modes: Readonly<Record<string, () => Promise<ActionMode>>> = {
+  verify: async () => (await import("./modes/verify.js")).default,
+};

@@ -132,19 +132,20 @@ export function observe(state: ConvergeState, obs: ProbeObservation): ConvergeSt
 /**
  * Decides what happens next at time `now`. Verified as soon as K consecutive probes match. Before
  * the deadline a wrong or missing version means "keep polling" — a rollout shows the old version for
- * a while. When the next probe would start after the deadline, the verdict is final (see `conclude`).
+ * a while. The last probe starts at the deadline at the latest; after it the verdict is final (see
+ * `conclude`).
  */
 export function nextStep(state: ConvergeState, now: number): ConvergeStep {
   const { config } = state;
   if (state.streak >= config.consecutive) {
     return { kind: "done", verdict: verified(state, now) };
   }
-  const waitMs = state.probes === 0 ? 0 : delayAfter(state);
-  const startAt = now + waitMs;
-  if (state.probes > 0 && startAt > config.deadline) {
+  if (state.probes > 0 && now >= config.deadline) {
     return { kind: "done", verdict: conclude(state, now) };
   }
-  const remaining = config.deadline - startAt;
+  // The last wait is cut short so one final probe lands on the deadline: a slow rollout gets every chance.
+  const waitMs = state.probes === 0 ? 0 : Math.min(delayAfter(state), Math.max(0, config.deadline - now));
+  const remaining = config.deadline - (now + waitMs);
   const timeoutMs = Math.max(Math.min(config.attemptTimeoutMs, remaining), Math.min(config.attemptTimeoutMs, MIN_PROBE_MS));
   return { kind: "probe", waitMs, timeoutMs };
 }

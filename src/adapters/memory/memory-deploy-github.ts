@@ -1,0 +1,72 @@
+import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
+import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
+import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
+
+/** The repository the fake answers for: deployments (newest first), ranges and pulls per commit. */
+export interface MemoryDeployRepo {
+  readonly deployments?: readonly { readonly id: number; readonly sha: string; readonly environment: string; readonly state: string }[];
+  /** `"base...head"` → the commits in it; a missing range answers just `[head]`. */
+  readonly ranges?: Readonly<Record<string, readonly string[]>>;
+  /** commit SHA → the merged pull requests containing it. */
+  readonly pullsByCommit?: Readonly<Record<string, readonly MergedPull[]>>;
+}
+
+/** An in-memory verify GitHub that records every effect as a readable string, in order. */
+export interface MemoryDeployGitHub extends DeployStatusReporter, ItemLander {
+  readonly effects: string[];
+  /** Full comment bodies by issue, for assertions on evidence and redaction. */
+  readonly comments: Map<number, string[]>;
+  readonly labels: Map<number, Set<string>>;
+  readonly closed: Set<number>;
+}
+
+/** Creates the fake; reads are answered from `repo`, writes are recorded. */
+export function createMemoryDeployGitHub(repo: MemoryDeployRepo = {}): MemoryDeployGitHub {
+  const effects: string[] = [];
+  const comments = new Map<number, string[]>();
+  const labels = new Map<number, Set<string>>();
+  const closed = new Set<number>();
+  const comment = (issue: number, body: string): void => {
+    comments.set(issue, [...(comments.get(issue) ?? []), body]);
+    effects.push(`comment #${issue}`);
+  };
+  const label = (issue: number, name: string): void => {
+    labels.set(issue, new Set([...(labels.get(issue) ?? []), name]));
+    effects.push(`label #${issue} ${name}`);
+  };
+  return {
+    effects,
+    comments,
+    labels,
+    closed,
+    async createDeploymentStatus(input) {
+      effects.push(`deployment-status ${input.deploymentId} ${input.state}: ${input.description}`);
+    },
+    async createCommitStatus(input) {
+      effects.push(`commit-status ${input.sha} ${input.context} ${input.state}: ${input.description}`);
+    },
+    async previousDeployedSha(environment, beforeDeploymentId) {
+      const found = (repo.deployments ?? []).find(
+        (d) => d.environment === environment && (d.state === "success" || d.state === "inactive") && (beforeDeploymentId === undefined || d.id < beforeDeploymentId),
+      );
+      return found?.sha;
+    },
+    async mergedPullsInRange(base, head) {
+      effects.push(`range ${base ?? "(none)"}...${head}`);
+      const shas = base === undefined ? [head] : (repo.ranges?.[`${base}...${head}`] ?? [head]);
+      const pulls = new Map<number, MergedPull>();
+      for (const sha of shas) for (const pr of repo.pullsByCommit?.[sha] ?? []) if (!pulls.has(pr.number)) pulls.set(pr.number, pr);
+      return [...pulls.values()];
+    },
+    async landItem(issue, body) {
+      comment(issue, body);
+      label(issue, DONE_LABEL);
+      closed.add(issue);
+      effects.push(`close #${issue}`);
+    },
+    async markNeedsHuman(issue, body) {
+      comment(issue, body);
+      label(issue, NEEDS_HUMAN_LABEL);
+    },
+  };
+}
