@@ -2,5 +2,7 @@ import type { ActionMode } from "./action-io.js";
 
 /** Every mode of the Action, loaded lazily; a mode lives in `modes/<name>.ts` and default-exports an ActionMode. */
 export const modes: Readonly<Record<string, () => Promise<ActionMode>>> = {
+  gate: async () => (await import("./modes/gate.js")).default,
+  separation: async () => (await import("./modes/separation.js")).default,
   verify: async () => (await import("./modes/verify.js")).default,
 };

@@ -7,6 +7,7 @@ import type { CliCommand } from "./cli-io.js";
 export const commands: Readonly<Record<string, () => Promise<CliCommand>>> = {
   drain: async () => (await import("./commands/drain.js")).default,
   brief: async () => (await import("./commands/brief.js")).default,
+  gate: async () => (await import("./commands/gate.js")).default,
   verify: async () => (await import("./commands/verify.js")).default,
   stats: async () => (await import("./commands/stats.js")).default,
 };

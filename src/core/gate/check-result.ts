@@ -20,6 +20,8 @@ export interface CheckResult {
   readonly annotations: readonly Annotation[];
   /** Set when a human must look even though nothing is wrong with the work itself (sensitive paths). */
   readonly needsHuman?: boolean;
+  /** An advisory result is reported but never counted in the verdict (the reviewer in advisory mode). */
+  readonly advisory?: boolean;
 }
 
 /** Builds a CheckResult with no annotations unless given. */

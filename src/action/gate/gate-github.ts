@@ -1,0 +1,46 @@
+import type { ChangedFile } from "../../core/gate/changed-file.js";
+
+/** The pull request as the gate reads it: head, base, link hints and the totals it reports. */
+export interface PullFacts {
+  readonly number: number;
+  readonly headSha: string;
+  readonly baseSha: string;
+  readonly headRef: string;
+  readonly body: string | null;
+  readonly labels: readonly string[];
+  readonly additions: number;
+  readonly deletions: number;
+  readonly changedFiles: number;
+}
+
+/** A comment as the brief lookup needs it: who wrote it (login and account type) and what it says. */
+export interface IssueComment {
+  readonly id: number;
+  readonly author: string;
+  readonly body: string;
+}
+
+/** What the gate reads from GitHub; declared here, where it is used (adapters implement it). */
+export interface GateReader {
+  pull(number: number): Promise<PullFacts>;
+  /** The PR's files as the API lists them (at most 3,000). */
+  files(number: number): Promise<ChangedFile[]>;
+  issueComments(issue: number): Promise<IssueComment[]>;
+  /** A file's text at a commit, or undefined when it does not exist there. */
+  fileAt(path: string, sha: string): Promise<string | undefined>;
+}
+
+/** One check-run annotation in GitHub's terms. */
+export interface CheckAnnotation {
+  readonly path: string;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly annotation_level: "notice" | "warning" | "failure";
+  readonly message: string;
+}
+
+/** What the gate writes: one check run, created with the first batch of annotations, updated with the rest. */
+export interface CheckRunWriter {
+  createCheckRun(input: { name: string; headSha: string; conclusion: "success" | "failure"; title: string; summary: string; detailsUrl?: string; annotations: readonly CheckAnnotation[] }): Promise<number>;
+  addAnnotations(id: number, input: { title: string; summary: string; annotations: readonly CheckAnnotation[] }): Promise<void>;
+}

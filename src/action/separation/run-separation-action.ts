@@ -1,0 +1,79 @@
+import type { ActionIo } from "../action-io.js";
+import { findBriefLink } from "../../core/gate/find-brief-link.js";
+import { redactSecrets } from "../../core/redact/redact-secrets.js";
+import { separationCandidates } from "../../core/separation/separation-candidates.js";
+import type { PermissionAnswer, SeparationFacts, SeparationPolicy } from "../../core/separation/separation-facts.js";
+import type { SeparationVerdict } from "../../core/separation/separation-verdict.js";
+import { separationVerdict } from "../../core/separation/separation-verdict.js";
+import { listInput } from "../list-input.js";
+import type { RepoReader, SeparationReader, StatusWriter } from "./separation-github.js";
+
+/** The commit status branch protection requires. */
+export const SEPARATION_CONTEXT = "bosun/separation";
+
+/** GitHub lists at most 250 commits of a pull request. */
+const MAX_LISTED_COMMITS = 250;
+
+export interface SeparationActionDeps {
+  readonly github: SeparationReader & RepoReader & StatusWriter;
+  readonly secrets: readonly string[];
+}
+
+/**
+ * The `separation` mode: counts independent human approvals of the current head and posts the
+ * commit status `bosun/separation`. Runs from the base branch's workflow and never checks out PR
+ * code. Fails closed: any API error leaves the status `error`, never success.
+ */
+export async function runSeparationAction(io: ActionIo, deps: SeparationActionDeps): Promise<SeparationVerdict | undefined> {
+  const payload = io.event.payload as { pull_request?: { number?: number }; issue?: { number?: number; pull_request?: unknown } };
+  const number = payload.pull_request?.number ?? (payload.issue?.pull_request === undefined ? undefined : payload.issue.number);
+  if (typeof number !== "number") {
+    io.log.info(`bosun separation: '${io.event.name}' is not about a pull request; nothing to do`);
+    return undefined;
+  }
+  const { github } = deps;
+  const pull = await github.pull(number);
+  const runUrl = `${io.event.serverUrl}/${io.event.repo.owner}/${io.event.repo.repo}/actions/runs/${io.event.runId}`;
+  let verdict: SeparationVerdict;
+  try {
+    verdict = await decide(io, github, pull);
+  } catch (err) {
+    const message = redactSecrets(err instanceof Error ? err.message : String(err), deps.secrets);
+    verdict = { state: "error", description: `could not read the pull request: ${message}`.slice(0, 140), counted: [], notCounted: [], reasons: [message] };
+  }
+  await github.setStatus(pull.headSha, { state: verdict.state, context: SEPARATION_CONTEXT, description: verdict.description, targetUrl: runUrl });
+  await io.summary(render(verdict, number, pull.headSha));
+  io.setOutput("verdict", verdict.state === "success" ? "pass" : verdict.state === "error" ? "could-not-check" : "fail");
+  io.setOutput("report", JSON.stringify(verdict));
+  if (verdict.state === "error") io.setFailed(`bosun separation: ${verdict.description}`);
+  return verdict;
+}
+
+async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
+  const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
+  const link = findBriefLink(pull.body, pull.headRef, pull.labels);
+  const requester = link?.issue === undefined ? undefined : await github.issueAuthor(link.issue);
+  const protectedBases = listInput(io, "protected-branches");
+  const facts: SeparationFacts = {
+    headSha: pull.headSha,
+    author: pull.author,
+    ...(requester === undefined ? {} : { requester }),
+    commits,
+    commitsComplete: pull.commitCount <= MAX_LISTED_COMMITS && commits.length === pull.commitCount,
+    reviews,
+    comments,
+    dispatchedByBosun: pull.headRef.startsWith("bosun/") || pull.labels.includes("bosun:claimed"),
+    siblings: open.filter((p) => p.number !== pull.number && p.headSha === pull.headSha && (protectedBases.length === 0 || protectedBases.includes(p.baseRef))).map((p) => p.number),
+  };
+  const required = Number(io.input("required-approvals").trim() || "1");
+  const policy: SeparationPolicy = { agents: listInput(io, "agent-identities"), excluded: listInput(io, "excluded-approvers"), required: Number.isInteger(required) && required > 0 ? required : 1 };
+  const analysis = separationCandidates(facts, policy);
+  const permissions = new Map<string, PermissionAnswer>();
+  await Promise.all(analysis.candidates.map(async (c) => permissions.set(c.login, await github.permission(c.login))));
+  return separationVerdict(analysis, permissions, policy.required);
+}
+
+function render(v: SeparationVerdict, number: number, sha: string): string {
+  const rows = [...v.counted.map((login) => `| ${login} | counted | independent approval with write access |`), ...v.notCounted.map((n) => `| ${n.login} | not counted | ${n.why.replace(/\|/g, "\\|")} |`)];
+  return [`### bosun/separation: ${v.state}`, "", `#${number} at ${sha.slice(0, 12)}: ${v.description}`, "", ...v.reasons.map((r) => `- ${r}`), "", "| who | | why |", "|---|---|---|", ...rows, ""].join("\n");
+}

@@ -1,0 +1,35 @@
+import type { CommentFacts, CommitFacts, PermissionAnswer, ReviewFacts } from "../../core/separation/separation-facts.js";
+
+/** The pull request as the separation rule reads it. */
+export interface SeparationPull {
+  readonly number: number;
+  readonly headSha: string;
+  readonly headRef: string;
+  readonly baseRef: string;
+  readonly author: string;
+  readonly body: string | null;
+  readonly labels: readonly string[];
+  /** The commit count the pull request object reports (the list stops at 250). */
+  readonly commitCount: number;
+}
+
+/** What the separation mode reads of one pull request; declared here, where it is used. */
+export interface SeparationReader {
+  pull(number: number): Promise<SeparationPull>;
+  commits(number: number): Promise<CommitFacts[]>;
+  reviews(number: number): Promise<ReviewFacts[]>;
+  comments(number: number): Promise<CommentFacts[]>;
+}
+
+/** What it reads of the repository around the pull request. */
+export interface RepoReader {
+  permission(login: string): Promise<PermissionAnswer>;
+  openPulls(): Promise<{ number: number; headSha: string; baseRef: string }[]>;
+  /** The author of an issue, or undefined when there is no such issue. */
+  issueAuthor(issue: number): Promise<string | undefined>;
+}
+
+/** Posts a commit status (statuses attach to SHAs, not pull requests). */
+export interface StatusWriter {
+  setStatus(sha: string, status: { state: "success" | "pending" | "failure" | "error"; context: string; description: string; targetUrl?: string }): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import { Octokit } from "@octokit/rest";
+import type { CheckRunWriter, GateReader } from "../../action/gate/gate-github.js";
+import type { RepoReader, SeparationReader, StatusWriter } from "../../action/separation/separation-github.js";
+import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
+import type { PermissionAnswer } from "../../core/separation/separation-facts.js";
+
+/** Where and as whom to talk to GitHub. */
+export interface OctokitGateOptions {
+  readonly token: string;
+  readonly owner: string;
+  readonly repo: string;
+  /** GITHUB_API_URL on a runner; the fake GitHub's URL in tests. */
+  readonly baseUrl: string;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Every port of the gate and separation modes over one `@octokit/rest` client. */
+export type GateGitHub = GateReader & CheckRunWriter & SeparationReader & RepoReader & StatusWriter;
+
+/** Builds the Octokit adapter; every read paginates and every error propagates (modes fail closed). */
+export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub {
+  const octokit = new Octokit({ auth: options.token, baseUrl: options.baseUrl, ...(options.fetch === undefined ? {} : { request: { fetch: options.fetch } }) });
+  const where = { owner: options.owner, repo: options.repo };
+  const user = (u: { login: string } | null | undefined) => u?.login ?? "ghost";
+  return {
+    async pull(number) {
+      const { data } = await octokit.rest.pulls.get({ ...where, pull_number: number });
+      return {
+        number,
+        headSha: data.head.sha,
+        baseSha: data.base.sha,
+        headRef: data.head.ref,
+        baseRef: data.base.ref,
+        author: user(data.user),
+        body: data.body,
+        labels: data.labels.map((l) => l.name),
+        additions: data.additions,
+        deletions: data.deletions,
+        changedFiles: data.changed_files,
+        commitCount: data.commits,
+      };
+    },
+    async files(number) {
+      const rows = await octokit.paginate(octokit.rest.pulls.listFiles, { ...where, pull_number: number, per_page: 100 });
+      return rows.map((f): ChangedFile => ({
+        path: f.filename,
+        ...(f.previous_filename === undefined ? {} : { previousPath: f.previous_filename }),
+        status: f.status as FileStatus,
+        additions: f.additions,
+        deletions: f.deletions,
+        ...(f.patch === undefined ? {} : { patch: f.patch }),
+      }));
+    },
+    async issueComments(issue) {
+      const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: issue, per_page: 100 });
+      return rows.map((c) => ({ id: c.id, author: user(c.user), body: c.body ?? "" }));
+    },
+    async fileAt(path, sha) {
+      try {
+        const { data } = await octokit.rest.repos.getContent({ ...where, path, ref: sha });
+        if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
+        return Buffer.from(data.content, "base64").toString("utf8");
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return undefined;
+        throw err;
+      }
+    },
+    async createCheckRun(input) {
+      const { data } = await octokit.rest.checks.create({
+        ...where,
+        name: input.name,
+        head_sha: input.headSha,
+        status: "completed",
+        conclusion: input.conclusion,
+        ...(input.detailsUrl === undefined ? {} : { details_url: input.detailsUrl }),
+        output: { title: input.title, summary: input.summary, annotations: [...input.annotations] },
+      });
+      return data.id;
+    },
+    async addAnnotations(id, input) {
+      await octokit.rest.checks.update({ ...where, check_run_id: id, output: { title: input.title, summary: input.summary, annotations: [...input.annotations] } });
+    },
+    async commits(number) {
+      const rows = await octokit.paginate(octokit.rest.pulls.listCommits, { ...where, pull_number: number, per_page: 100 });
+      return rows.map((c) => ({
+        sha: c.sha,
+        author: { login: c.author?.login ?? null, email: c.commit.author?.email ?? null, name: c.commit.author?.name ?? null },
+        committer: { login: c.committer?.login ?? null, email: c.commit.committer?.email ?? null, name: c.commit.committer?.name ?? null },
+        message: c.commit.message,
+      }));
+    },
+    async reviews(number) {
+      const rows = await octokit.paginate(octokit.rest.pulls.listReviews, { ...where, pull_number: number, per_page: 100 });
+      return rows.map((r) => ({ login: user(r.user), state: r.state as "APPROVED", commitId: r.commit_id ?? "", at: r.submitted_at ?? "", association: r.author_association }));
+    },
+    async comments(number) {
+      const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
+      return rows.map((c) => ({ login: user(c.user), body: c.body ?? "", at: c.created_at, association: c.author_association }));
+    },
+    async permission(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...where, username: login });
+        const role = (data as { role_name?: string }).role_name;
+        return (role === "maintain" ? "maintain" : data.permission) as PermissionAnswer;
+      } catch (err) {
+        // 404: not a collaborator at all. Anything else is unknown, and unknown never counts.
+        return (err as { status?: number }).status === 404 ? "none" : "error";
+      }
+    },
+    async openPulls() {
+      const rows = await octokit.paginate(octokit.rest.pulls.list, { ...where, state: "open", per_page: 100 });
+      return rows.map((p) => ({ number: p.number, headSha: p.head.sha, baseRef: p.base.ref }));
+    },
+    async issueAuthor(issue) {
+      try {
+        const { data } = await octokit.rest.issues.get({ ...where, issue_number: issue });
+        return user(data.user);
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return undefined;
+        throw err;
+      }
+    },
+    async setStatus(sha, status) {
+      await octokit.rest.repos.createCommitStatus({ ...where, sha, state: status.state, context: status.context, description: status.description, ...(status.targetUrl === undefined ? {} : { target_url: status.targetUrl }) });
+    },
+  };
+}

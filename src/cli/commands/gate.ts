@@ -1,0 +1,124 @@
+import { readFile } from "node:fs/promises";
+import { basename, extname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { acceptanceEnv } from "../../adapters/local/acceptance-env.js";
+import { gitDiff } from "../../adapters/local/git-diff.js";
+import { headCheckout } from "../../adapters/local/head-checkout.js";
+import { runAcceptance } from "../../adapters/local/run-acceptance.js";
+import { runGit } from "../../adapters/local/run-git.js";
+import { secretValues } from "../../adapters/local/secret-values.js";
+import { formatProblems } from "../../core/brief/brief.js";
+import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
+import type { AcceptanceRun } from "../../core/gate/check-acceptance.js";
+import { checkAcceptance } from "../../core/gate/check-acceptance.js";
+import type { GateVerdict } from "../../core/gate/combine-verdict.js";
+import { DEFAULT_GATE_CONFIG } from "../../core/gate/gate-config.js";
+import { gateReport } from "../../core/gate/gate-report.js";
+import { renderGateText } from "../../core/gate/render-gate-report.js";
+import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mechanical-checks.js";
+import type { CliCommand, CliIo } from "../cli-io.js";
+import { EXIT_USAGE } from "../cli-io.js";
+import { reviewFromEnv } from "./gate-review.js";
+
+const usage = `Usage: bosun gate --brief FILE [--base REF] [--head REF] [options]
+
+Runs the review gate over the committed diff base...head (from their merge base, as a pull request
+shows it): the acceptance command, allowed paths (both names of a rename), size_cap (lock files not
+counted) and sensitive paths; names every failing path.
+
+  --brief FILE          the brief (YAML)
+  --base REF            default: origin/HEAD, else main, else master
+  --head REF            default: HEAD; another commit is checked out in a temporary worktree
+  --no-acceptance       do not run the acceptance command (the check is then could-not-check)
+  --json                print the report as JSON
+
+Reviewer (optional): BOSUN_REVIEWER=anthropic|openai|command, BOSUN_REVIEW_MODE=advisory|blocking,
+BOSUN_REVIEWER_MODEL, BOSUN_REVIEWER_URL, BOSUN_REVIEWER_COMMAND; the key from ANTHROPIC_API_KEY
+or OPENAI_API_KEY.
+
+Exit: 0 pass · 1 fail, including a sensitive path that needs a human · 3 could not check · 2 usage error`;
+
+/** Exit codes of `bosun gate` (DESIGN.md, "The bosun command"). */
+export const GATE_EXIT: Readonly<Record<GateVerdict, number>> = { pass: 0, fail: 1, "could-not-check": 3 };
+
+/** Test seam: fetch for the reviewer's HTTP providers. */
+export interface GateCommandDeps {
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Builds the command; the default export uses the global fetch. */
+export function createGateCommand(deps: GateCommandDeps = {}): CliCommand {
+  return { summary: "run the review gate over a local git diff", usage, run: (args, io) => runGate(args, io, deps) };
+}
+
+async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps): Promise<number> {
+  let values: { brief?: string | undefined; base?: string | undefined; head?: string | undefined; json?: boolean | undefined; "no-acceptance"?: boolean | undefined };
+  try {
+    values = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: { brief: { type: "string" }, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, "no-acceptance": { type: "boolean" } },
+    }).values;
+  } catch (err) {
+    io.stderr.write(`bosun gate: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
+    return EXIT_USAGE;
+  }
+  if (values.brief === undefined) {
+    io.stderr.write(`bosun gate: --brief FILE is required\n\n${usage}\n`);
+    return EXIT_USAGE;
+  }
+  const file = resolve(io.cwd, values.brief);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    io.stderr.write(`bosun gate: cannot read ${values.brief}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+    return EXIT_USAGE;
+  }
+  const parsed = parseBriefYaml(text, { name: values.brief, defaultId: basename(file, extname(file)) });
+  if (!parsed.ok) {
+    io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${formatProblems(parsed.problems)}\n`);
+    return GATE_EXIT["could-not-check"];
+  }
+  const brief = parsed.brief;
+  const head = values.head ?? "HEAD";
+  const base = values.base ?? (await defaultBase(io.cwd));
+  if (base === undefined) {
+    io.stderr.write("bosun gate: no origin/HEAD, main or master here; pass --base REF\n");
+    return EXIT_USAGE;
+  }
+  const read = await gitDiff(io.cwd, base, head);
+  if (!read.ok) {
+    io.stderr.write(`bosun gate: cannot read the diff ${base}...${head}: ${read.message}\n`);
+    return GATE_EXIT["could-not-check"];
+  }
+  const checks = runMechanicalChecks(brief, read.diff, compileGateConfig(DEFAULT_GATE_CONFIG));
+  const acceptance = values["no-acceptance"] === true ? ({ kind: "not-run", command: brief.acceptance.command, reason: "--no-acceptance was given" } as const) : await accept(io, head, brief.acceptance);
+  checks.unshift(checkAcceptance(acceptance));
+  const review = await reviewFromEnv(io.env, brief, read.diff, checks, deps.fetch ?? globalThis.fetch);
+  if (review !== undefined) checks.push(review);
+  const report = gateReport({ id: brief.id, hash: briefHash(brief), source: values.brief }, checks);
+  io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderGateText(report));
+  return GATE_EXIT[report.verdict];
+}
+
+async function accept(io: CliIo, head: string, acceptance: { command: string; timeout: number }): Promise<AcceptanceRun> {
+  const checkout = await headCheckout(io.cwd, head);
+  if (!checkout.ok) return { kind: "not-run", command: acceptance.command, reason: checkout.message };
+  io.stderr.write(`bosun gate: running \`${acceptance.command}\` ${checkout.note}\n`);
+  try {
+    return await runAcceptance({ command: acceptance.command, cwd: checkout.dir, timeoutSeconds: acceptance.timeout, env: acceptanceEnv(io.env), secrets: secretValues(io.env) });
+  } finally {
+    await checkout.dispose();
+  }
+}
+
+async function defaultBase(cwd: string): Promise<string | undefined> {
+  for (const ref of ["origin/HEAD", "main", "master"]) {
+    if ((await runGit(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd)).ok) return ref;
+  }
+  return undefined;
+}
+
+export default createGateCommand();

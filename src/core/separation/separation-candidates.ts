@@ -1,0 +1,94 @@
+import { coAuthors, identityKeys, normalizeLogin } from "./identity.js";
+import { parseApproveCommand } from "./parse-approve-command.js";
+import type { SeparationFacts, SeparationPolicy } from "./separation-facts.js";
+
+/** An approval on the current head from someone no rule excludes; write access is checked next. */
+export interface Candidate {
+  readonly login: string;
+  readonly via: "review" | "/approve";
+}
+
+/** Someone who approved (or tried to) and does not count, and why. */
+export interface NotCounted {
+  readonly login: string;
+  readonly why: string;
+}
+
+export interface CandidateAnalysis {
+  readonly agentWork: readonly string[];
+  readonly candidates: readonly Candidate[];
+  readonly notCounted: readonly NotCounted[];
+  /** Reasons the status can never be success as things stand (incomplete commits, a sibling PR). */
+  readonly blockers: readonly string[];
+}
+
+const WRITE_ASSOCIATIONS = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+
+type Decision = { kind: "approve"; sha: string; via: "review" | "/approve"; association: string } | { kind: "reject"; what: string };
+
+/**
+ * Phase one of the separation rule: which approvals of the current head could count. The latest
+ * decision per login wins (a later CHANGES_REQUESTED or dismissal cancels an approval; COMMENTED
+ * does not); the PR author, commit authors, committers and co-authors, agent identities, the
+ * requester and excluded approvers never count; author association is only a cheap pre-filter.
+ */
+export function separationCandidates(facts: SeparationFacts, policy: SeparationPolicy): CandidateAnalysis {
+  const agents = new Set(policy.agents.map((a) => (a.includes("@") ? a.trim().toLowerCase() : normalizeLogin(a))));
+  const contributors = new Set<string>();
+  const agentWork: string[] = [];
+  if (agents.has(normalizeLogin(facts.author))) agentWork.push(`opened by ${facts.author}`);
+  if (facts.dispatchedByBosun) agentWork.push("dispatched by Bosun");
+  for (const commit of facts.commits) {
+    const people = [commit.author, commit.committer, ...coAuthors(commit.message).map((c) => ({ email: c.email, name: c.name }))];
+    for (const person of people) {
+      for (const key of identityKeys(person)) {
+        contributors.add(key);
+        if (agents.has(key)) agentWork.push(`commit ${commit.sha.slice(0, 7)} by ${key}`);
+      }
+    }
+  }
+
+  const latest = new Map<string, { login: string; decision: Decision }>();
+  const notCounted: NotCounted[] = [];
+  const events = [
+    ...facts.reviews.map((r, i) => ({ at: r.at, order: i, login: r.login, review: r })),
+    ...facts.comments.map((c, i) => ({ at: c.at, order: facts.reviews.length + i, login: c.login, comment: c })),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.order - b.order));
+  for (const event of events) {
+    const key = normalizeLogin(event.login);
+    if ("review" in event && event.review !== undefined) {
+      const r = event.review;
+      if (r.state === "APPROVED") latest.set(key, { login: r.login, decision: { kind: "approve", sha: r.commitId.toLowerCase(), via: "review", association: r.association } });
+      else if (r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(key, { login: r.login, decision: { kind: "reject", what: r.state === "DISMISSED" ? "approval dismissed" : "requested changes after approving" } });
+      if (r.state === "APPROVED" && agents.has(key)) agentWork.push(`approving review by ${r.login}`);
+    } else if ("comment" in event && event.comment !== undefined) {
+      const command = parseApproveCommand(event.comment.body);
+      if (command.kind === "approve") latest.set(key, { login: event.login, decision: { kind: "approve", sha: command.sha, via: "/approve", association: event.comment.association } });
+      else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <12–40 hex digits of the head>` });
+    }
+  }
+
+  const excluded = new Set(policy.excluded.map(normalizeLogin));
+  const requester = facts.requester === undefined ? undefined : normalizeLogin(facts.requester);
+  const head = facts.headSha.toLowerCase();
+  const candidates: Candidate[] = [];
+  for (const [key, { login, decision }] of latest) {
+    const why =
+      decision.kind === "reject" ? decision.what
+      : !(decision.via === "review" ? decision.sha === head : head.startsWith(decision.sha)) ? `approved an older head ${decision.sha.slice(0, 12)}, not ${head.slice(0, 12)}`
+      : key === normalizeLogin(facts.author) ? "is the pull request's author"
+      : agents.has(key) ? "is an agent identity"
+      : contributors.has(key) ? "authored, committed or co-authored a commit"
+      : key === requester ? "requested the work"
+      : excluded.has(key) ? "is an excluded approver"
+      : !WRITE_ASSOCIATIONS.has(decision.association.toUpperCase()) ? `has no write access (association ${decision.association || "NONE"})`
+      : undefined;
+    if (why === undefined && decision.kind === "approve") candidates.push({ login, via: decision.via });
+    else notCounted.push({ login, why: why ?? "did not approve" });
+  }
+
+  const blockers: string[] = [];
+  if (!facts.commitsComplete) blockers.push("the commit list could not be read whole (GitHub lists at most 250 commits), so co-authors cannot be ruled out");
+  for (const n of facts.siblings) blockers.push(`open pull request #${n} has the same head SHA: a status on it would count for both`);
+  return { agentWork: [...new Set(agentWork)], candidates, notCounted, blockers };
+}

@@ -1,0 +1,55 @@
+/** A person as a commit names them: login (when GitHub matched one), email, name. */
+export interface CommitPerson {
+  readonly login?: string | null;
+  readonly email?: string | null;
+  readonly name?: string | null;
+}
+
+export interface CommitFacts {
+  readonly sha: string;
+  readonly author: CommitPerson;
+  readonly committer: CommitPerson;
+  readonly message: string;
+}
+
+export interface ReviewFacts {
+  readonly login: string;
+  readonly state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" | "PENDING";
+  readonly commitId: string;
+  /** ISO 8601; orders reviews and `/approve` comments on one timeline. */
+  readonly at: string;
+  readonly association: string;
+}
+
+export interface CommentFacts {
+  readonly login: string;
+  readonly body: string;
+  readonly at: string;
+  readonly association: string;
+}
+
+/** Everything the separation rule reads of a pull request, gathered by the edge. */
+export interface SeparationFacts {
+  readonly headSha: string;
+  readonly author: string;
+  /** Who asked for the work (the linked issue's author), when known. */
+  readonly requester?: string;
+  readonly commits: readonly CommitFacts[];
+  /** False when the commit list could not be read whole (GitHub lists at most 250). */
+  readonly commitsComplete: boolean;
+  readonly reviews: readonly ReviewFacts[];
+  readonly comments: readonly CommentFacts[];
+  readonly dispatchedByBosun: boolean;
+  /** Other open pull requests to a protected base with the same head SHA. */
+  readonly siblings: readonly number[];
+}
+
+/** The configured side: agent identities (logins or emails), excluded approvers, approvals needed. */
+export interface SeparationPolicy {
+  readonly agents: readonly string[];
+  readonly excluded: readonly string[];
+  readonly required: number;
+}
+
+/** A repository permission as the REST API answers it, or `error` when it could not be read. */
+export type PermissionAnswer = "admin" | "maintain" | "write" | "triage" | "read" | "none" | "error";

@@ -1,0 +1,47 @@
+import type { CandidateAnalysis, NotCounted } from "./separation-candidates.js";
+import type { PermissionAnswer } from "./separation-facts.js";
+
+/** The commit status `bosun/separation` to post, with who counted, who did not, and why. */
+export interface SeparationVerdict {
+  readonly state: "success" | "pending" | "failure" | "error";
+  /** ≤ 140 characters, as a commit status allows. */
+  readonly description: string;
+  readonly counted: readonly string[];
+  readonly notCounted: readonly NotCounted[];
+  readonly reasons: readonly string[];
+}
+
+const WRITE = new Set<PermissionAnswer>(["admin", "maintain", "write"]);
+
+/**
+ * Phase two: candidates with write access (read through the API) count. Fail closed: a permission
+ * that could not be read is `error`; a blocker is `failure`; too few approvals is `pending`.
+ * Work that is not an agent's needs no separation and succeeds unless blocked.
+ */
+export function separationVerdict(analysis: CandidateAnalysis, permissions: ReadonlyMap<string, PermissionAnswer>, required: number): SeparationVerdict {
+  const counted: string[] = [];
+  const notCounted: NotCounted[] = [...analysis.notCounted];
+  const unread: string[] = [];
+  for (const c of analysis.candidates) {
+    const permission = permissions.get(c.login) ?? "error";
+    if (permission === "error") unread.push(c.login);
+    else if (WRITE.has(permission)) counted.push(c.login);
+    else notCounted.push({ login: c.login, why: `has ${permission} permission, not write` });
+  }
+  const tail = notCounted.length > 0 ? ` · not counted: ${notCounted.map((n) => `${n.login} (${n.why})`).join(", ")}` : "";
+  const reasons = [...analysis.blockers];
+  if (unread.length > 0) {
+    reasons.push(`could not read the permission of ${unread.join(", ")}`);
+    return { state: "error", description: short(`could not read permissions of ${unread.join(", ")}`), counted, notCounted, reasons };
+  }
+  if (analysis.blockers.length > 0) return { state: "failure", description: short(analysis.blockers.join("; ")), counted, notCounted, reasons };
+  if (analysis.agentWork.length === 0) return { state: "success", description: "not agent work: separation does not apply", counted, notCounted, reasons: ["no agent identity authored, committed or approved it"] };
+  const who = counted.length > 0 ? `: ${counted.join(", ")}` : "";
+  if (counted.length >= required) return { state: "success", description: short(`${counted.length} independent approval${counted.length === 1 ? "" : "s"}${who}${tail}`), counted, notCounted, reasons };
+  reasons.push(`agent work (${analysis.agentWork.join("; ")}) needs ${required} approval${required === 1 ? "" : "s"} of the current head from someone who did not write it`);
+  return { state: "pending", description: short(`${counted.length}/${required} independent approvals${who}${tail}`), counted, notCounted, reasons };
+}
+
+function short(text: string): string {
+  return text.length <= 140 ? text : `${text.slice(0, 139)}…`;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { parseApproveCommand } from "../../../src/core/separation/parse-approve-command.js";
+import { separationCandidates } from "../../../src/core/separation/separation-candidates.js";
+import type { SeparationFacts } from "../../../src/core/separation/separation-facts.js";
+import { separationVerdict } from "../../../src/core/separation/separation-verdict.js";
+
+const HEAD = "a".repeat(40);
+const OLD = "b".repeat(40);
+const policy = { agents: ["copilot-swe-agent[bot]", "agent@bots.example"], excluded: ["manager"], required: 1 };
+const base: SeparationFacts = {
+  headSha: HEAD,
+  author: "Copilot-SWE-Agent",
+  requester: "asker",
+  commits: [{ sha: HEAD, author: { login: "copilot-swe-agent[bot]", email: "agent@bots.example", name: "Copilot" }, committer: { login: "web-flow", email: "noreply@github.com", name: "GitHub" }, message: "fix\n\nCo-authored-by: Carol <12345+carol@users.noreply.github.com>" }],
+  commitsComplete: true,
+  reviews: [],
+  comments: [],
+  dispatchedByBosun: false,
+  siblings: [],
+};
+const approve = (login: string, at: string, commitId = HEAD, association = "MEMBER") => ({ login, state: "APPROVED" as const, commitId, at, association });
+const decide = (facts: Partial<SeparationFacts>, perms: Record<string, "write" | "read" | "error"> = {}) => {
+  const analysis = separationCandidates({ ...base, ...facts }, policy);
+  return separationVerdict(analysis, new Map(Object.entries(perms)), policy.required);
+};
+const why = (v: ReturnType<typeof decide>, login: string) => v.notCounted.find((n) => n.login === login)?.why;
+
+describe("separation rules", () => {
+  it("counts an approval of the current head by a writer who did not write the change", () => {
+    const v = decide({ reviews: [approve("alice", "2026-01-01T00:00:00Z")] }, { alice: "write" });
+    expect(v.state).toBe("success");
+    expect(v.counted).toEqual(["alice"]);
+    expect(v.description).toContain("alice");
+  });
+
+  it.each([
+    ["the PR author (any spelling)", { author: "Alice", dispatchedByBosun: true }, approve("alice", "t"), "pull request's author"],
+    ["an approval of an older head", {}, approve("alice", "t", OLD), "older head"],
+    ["a co-author (noreply email)", {}, approve("carol", "t"), "co-authored"],
+    ["the agent's own approval (plain spelling of a [bot] login)", { author: "human" }, approve("Copilot-SWE-Agent", "t"), "agent identity"],
+    ["the requester", {}, approve("asker", "t"), "requested the work"],
+    ["an excluded approver", {}, approve("manager", "t"), "excluded approver"],
+    ["an approver without write association", {}, approve("drive-by", "t", HEAD, "CONTRIBUTOR"), "no write access"],
+  ])("does not count %s", (_name, facts: Partial<SeparationFacts>, review, reason) => {
+    const v = decide({ ...facts, reviews: [review] }, { [review.login]: "write" });
+    expect(v.counted).toEqual([]);
+    expect(v.state).toBe("pending");
+    expect(why(v, review.login)).toContain(reason);
+  });
+
+  it("lets a later CHANGES_REQUESTED cancel an approval, but not a later COMMENTED", () => {
+    const later = (login: string, state: "CHANGES_REQUESTED" | "COMMENTED") => ({ login, state, commitId: HEAD, at: "2026-01-02T00:00:00Z", association: "MEMBER" });
+    const v = decide({ reviews: [approve("alice", "2026-01-01T00:00:00Z"), approve("bob", "2026-01-01T00:00:00Z"), later("alice", "CHANGES_REQUESTED"), later("bob", "COMMENTED")] }, { alice: "write", bob: "write" });
+    expect(v.counted).toEqual(["bob"]);
+    expect(why(v, "alice")).toContain("requested changes");
+  });
+
+  it("reads /approve <sha>: a prefix of the head counts, a stale or malformed one does not", () => {
+    const c = (login: string, body: string) => ({ login, body, at: "2026-01-01T00:00:00Z", association: "MEMBER" });
+    const v = decide({ comments: [c("alice", `\n/approve ${HEAD.slice(0, 12)}\nthanks`), c("bob", `/approve ${OLD.slice(0, 12)}`), c("dan", "/approve please"), c("erin", `/approve ${HEAD.slice(0, 11)}`)] }, { alice: "write", bob: "write" });
+    expect(v.counted).toEqual(["alice"]);
+    expect(why(v, "bob")).toContain("older head");
+    expect(why(v, "dan")).toContain("malformed");
+    expect(why(v, "erin")).toContain("malformed");
+  });
+
+  it("fails closed when the commit list is incomplete, a sibling PR shares the head, or a permission cannot be read", () => {
+    expect(decide({ commitsComplete: false, reviews: [approve("alice", "t")] }, { alice: "write" }).state).toBe("failure");
+    expect(decide({ siblings: [7], reviews: [approve("alice", "t")] }, { alice: "write" }).description).toContain("#7");
+    expect(decide({ reviews: [approve("alice", "t")] }, { alice: "error" }).state).toBe("error");
+    expect(decide({ reviews: [approve("alice", "t")] }, {}).state).toBe("error");
+    expect(decide({ reviews: [approve("alice", "t")] }, { alice: "read" }).state).toBe("pending");
+  });
+
+  it("treats work as an agent's when an agent email committed it, even if a human opened the PR", () => {
+    const v = decide({ author: "human", commits: [{ sha: HEAD, author: { email: "AGENT@bots.example" }, committer: {}, message: "x" }] });
+    expect(v.state).toBe("pending");
+  });
+
+  it("does not apply to work no agent touched", () => {
+    expect(decide({ author: "human", commits: [{ sha: HEAD, author: { login: "human" }, committer: {}, message: "x" }] }).state).toBe("success");
+  });
+
+  it.each([
+    ["/approve 0123456789ab", { kind: "approve", sha: "0123456789ab" }],
+    ["  \n/approve 0123456789ABCDEF0123456789ABCDEF01234567", { kind: "approve", sha: "0123456789abcdef0123456789abcdef01234567" }],
+    ["/approve 0123456789ab extra", { kind: "malformed", line: "/approve 0123456789ab extra" }],
+    ["/approve 0123456789a", { kind: "malformed", line: "/approve 0123456789a" }],
+    ["LGTM\n/approve 0123456789ab", { kind: "none" }],
+  ])("parses %j", (body, expected) => {
+    expect(parseApproveCommand(body)).toEqual(expected);
+  });
+});
