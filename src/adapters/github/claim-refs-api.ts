@@ -1,0 +1,73 @@
+import type { Octokit } from "@octokit/rest";
+
+/** The git primitives the GitHub claim store stands on; declared here, by their one consumer. */
+export interface ClaimRefsApi {
+  /** The ref's commit, or undefined when it does not exist. Reads fresh, never from a cache. */
+  getRef(ref: string): Promise<string | undefined>;
+  /** Creates the ref: `created`, `exists` (422 Reference already exists), or `unknown` (any other failure: read back). */
+  createRef(ref: string, sha: string): Promise<"created" | "exists" | "unknown">;
+  /** Fast-forward-only update: `updated`, or `unknown` (a 422 may be "not a fast forward" or something else: read back). */
+  updateRef(ref: string, sha: string): Promise<"updated" | "unknown">;
+  createCommit(message: string, parents: readonly string[]): Promise<string>;
+  getCommitMessage(sha: string): Promise<string>;
+  /** Every ref under the prefix with its commit; `undefined` when unchanged since the last call (a free 304). */
+  listRefs(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string }> | undefined>;
+}
+
+/** Git's empty tree: claim commits carry data in their message only. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+const status = (err: unknown): number | undefined => (typeof err === "object" && err !== null && "status" in err ? Number((err as { status: unknown }).status) : undefined);
+
+/** The ClaimRefsApi over Octokit, for one repository. */
+export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string): ClaimRefsApi {
+  let listEtag: string | undefined;
+  return {
+    async getRef(ref) {
+      try {
+        // A ref read must be fresh: a cached 304 body would hide a racing writer.
+        const { data } = await octokit.git.getRef({ owner, repo, ref: ref.replace(/^refs\//, ""), headers: { "cache-control": "no-cache" } });
+        return data.object.sha;
+      } catch (err) {
+        if (status(err) === 404) return undefined;
+        throw err;
+      }
+    },
+    async createRef(ref, sha) {
+      try {
+        await octokit.git.createRef({ owner, repo, ref, sha });
+        return "created";
+      } catch (err) {
+        const message = err instanceof Error ? err.message : "";
+        if (status(err) === 422 && /already exists/i.test(message)) return "exists";
+        return "unknown";
+      }
+    },
+    async updateRef(ref, sha) {
+      try {
+        await octokit.git.updateRef({ owner, repo, ref: ref.replace(/^refs\//, ""), sha, force: false });
+        return "updated";
+      } catch {
+        return "unknown";
+      }
+    },
+    async createCommit(message, parents) {
+      const { data } = await octokit.git.createCommit({ owner, repo, message, tree: EMPTY_TREE, parents: [...parents] });
+      return data.sha;
+    },
+    async getCommitMessage(sha) {
+      const { data } = await octokit.git.getCommit({ owner, repo, commit_sha: sha });
+      return data.message;
+    },
+    async listRefs(prefix) {
+      try {
+        const response = await octokit.git.listMatchingRefs({ owner, repo, ref: prefix.replace(/^refs\//, ""), ...(listEtag === undefined ? {} : { headers: { "if-none-match": listEtag } }) });
+        listEtag = response.headers.etag;
+        return response.data.map((r) => ({ ref: r.ref, sha: r.object.sha }));
+      } catch (err) {
+        if (status(err) === 304) return undefined;
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,206 @@
+import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
+import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
+import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
+import type { ClaimRefsApi } from "./claim-refs-api.js";
+
+/** What one claim commit says: the state of the item's claim after that commit. */
+interface ClaimRecord {
+  readonly key: string;
+  readonly holder: string;
+  readonly epoch: number;
+  readonly state: "held" | "released" | "settled";
+  readonly leaseUntil: number;
+  readonly notBefore?: number;
+  readonly outcome?: SettledOutcome;
+  /** When the commit was written (the writer's clock), ms. */
+  readonly at: number;
+}
+
+export interface GitHubClaimStoreOptions {
+  readonly refs: ClaimRefsApi;
+  /** Where claim refs live (default `refs/bosun/claims/`). */
+  readonly prefix?: string;
+  /** The ref of a key; the app maps keys to issue numbers (`refs/bosun/claims/42`). */
+  readonly refOf?: (key: string) => string | undefined;
+  /** Work already under way for a key (an open pull request or branch linked to it): a grant would duplicate it. */
+  readonly evidence?: (key: string) => Promise<string | undefined>;
+}
+
+/**
+ * Claims as git refs on GitHub (DESIGN.md, "Claims"). Each item has a ref pointing at a chain of
+ * claim commits whose messages hold `{holder, epoch, leaseUntil, state}`. The only atomic steps
+ * are GitHub's: creating a ref fails when it exists, and a `force: false` update fails unless it
+ * fast-forwards from the commit we read — so two writers racing from one state cannot both win.
+ * Any failure of a write is "unknown" until the ref is read back: a 422 or a 5xx may have landed.
+ */
+export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
+  private readonly prefix: string;
+  /** Commits never change: their parsed messages are cached by sha. */
+  private readonly records = new Map<string, ClaimRecord | null>();
+
+  constructor(private readonly options: GitHubClaimStoreOptions) {
+    this.prefix = options.prefix ?? "refs/bosun/claims/";
+  }
+
+  /** The ref a key's claims live on. */
+  refOf(key: string): string {
+    return this.options.refOf?.(key) ?? `${this.prefix}${key.replace(/:/g, "/")}`;
+  }
+
+  async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
+    const ref = this.refOf(key);
+    const head = await this.read(ref);
+    const current = head?.record;
+    if (current?.state === "settled") return { granted: false, reason: "not-ready", detail: `settled: ${current.outcome?.summary ?? ""}` };
+    if (current?.state === "held" && current.leaseUntil > now) {
+      if (current.holder === holder) return { granted: true, token: token(current) };
+      return { granted: false, reason: "held", detail: `held by ${current.holder} (epoch ${current.epoch})` };
+    }
+    if (current?.state === "held") return { granted: false, reason: "held", detail: `held by ${current.holder} until the lease is reclaimed (expired)` };
+    if (current?.notBefore !== undefined && current.notBefore > now) {
+      return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(current.notBefore).toISOString()}` };
+    }
+    const evidence = await this.options.evidence?.(key);
+    if (evidence !== undefined) return { granted: false, reason: "evidence", detail: evidence };
+    const next: ClaimRecord = { key, holder, epoch: (current?.epoch ?? 0) + 1, state: "held", leaseUntil: now + leaseMs, at: now };
+    const won = await this.advance(ref, head?.sha, next);
+    if (won) return { granted: true, token: token(next) };
+    const after = (await this.read(ref))?.record;
+    return { granted: false, reason: "held", detail: `lost the race to ${after?.holder ?? "another holder"} (epoch ${after?.epoch ?? "?"})` };
+  }
+
+  async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
+    const ref = this.refOf(token.key);
+    const head = await this.read(ref);
+    const fenced = fence(head?.record, token, now);
+    if (!fenced.ok) return fenced;
+    const next: ClaimRecord = { ...(head?.record as ClaimRecord), leaseUntil: now + leaseMs, at: now };
+    if (await this.advance(ref, head?.sha, next)) return { ok: true, token: mintClaimToken({ key: token.key, holder: token.holder, epoch: token.epoch, expiresAt: next.leaseUntil }) };
+    return { ok: false, reason: "stale", detail: "the claim ref moved while renewing" };
+  }
+
+  async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
+    const ref = this.refOf(token.key);
+    const head = await this.read(ref);
+    const fenced = fence(head?.record, token, now);
+    if (!fenced.ok) return fenced;
+    const base = head?.record as ClaimRecord;
+    const next: ClaimRecord =
+      mode.kind === "settle"
+        ? { ...base, state: "settled", outcome: mode.outcome, at: now }
+        : { ...base, state: "released", notBefore: mode.notBefore, at: now };
+    if (await this.advance(ref, head?.sha, next)) return { ok: true };
+    return { ok: false, reason: "stale", detail: "the claim ref moved: a newer holder has the item" };
+  }
+
+  async reclaimStale(now: number): Promise<readonly ClaimView[]> {
+    const refs = await this.currentRefs();
+    const taken: ClaimView[] = [];
+    for (const { ref, sha } of refs) {
+      const record = await this.recordAt(sha);
+      if (record?.state !== "held" || record.leaseUntil > now) continue;
+      const next: ClaimRecord = { ...record, state: "released", notBefore: now, at: now };
+      // Only one reclaimer's fast-forward from this exact commit can land.
+      if (await this.advance(ref, sha, next)) taken.push(view(record));
+    }
+    return taken;
+  }
+
+  async inspect(key: string, _now: number): Promise<KeyState> {
+    const record = (await this.read(this.refOf(key)))?.record;
+    if (record === undefined) return { epoch: 0 };
+    return {
+      epoch: record.epoch,
+      ...(record.state === "held" ? { live: view(record) } : {}),
+      ...(record.state === "settled" && record.outcome !== undefined ? { settled: record.outcome } : {}),
+      ...(record.notBefore === undefined || record.state !== "released" ? {} : { notBefore: record.notBefore }),
+    };
+  }
+
+  async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
+    const refs = await this.currentRefs();
+    const keys: string[] = [];
+    for (const { sha } of refs) {
+      const r = await this.recordAt(sha);
+      if (r === undefined) continue;
+      if ((r.state === "held" && r.leaseUntil > now) || (r.state === "settled" && r.at >= now - recentMs)) keys.push(r.key);
+    }
+    return keys;
+  }
+
+  private lastListed: ReadonlyArray<{ ref: string; sha: string }> = [];
+
+  /** The claim refs; a 304 means they are as this store last listed them. */
+  private async currentRefs(): Promise<ReadonlyArray<{ ref: string; sha: string }>> {
+    const refs = await this.options.refs.listRefs(this.prefix);
+    if (refs !== undefined) this.lastListed = refs;
+    return this.lastListed;
+  }
+
+  /** Every claim ref and its record, as of now (for reconcile). */
+  async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecordView }>> {
+    const refs = await this.currentRefs();
+    const out: Array<{ ref: string; sha: string; record: ClaimRecordView }> = [];
+    for (const { ref, sha } of refs) {
+      const record = await this.recordAt(sha);
+      if (record !== undefined) out.push({ ref, sha, record });
+    }
+    return out;
+  }
+
+  /** Moves the ref from `from` (or creates it) to a new claim commit; true only when ours is now the head. */
+  private async advance(ref: string, from: string | undefined, next: ClaimRecord): Promise<boolean> {
+    const sha = await this.options.refs.createCommit(renderClaimMessage(next), from === undefined ? [] : [from]);
+    this.records.set(sha, next);
+    const outcome = from === undefined ? await this.options.refs.createRef(ref, sha) : await this.options.refs.updateRef(ref, sha);
+    if (outcome === "created" || outcome === "updated") return true;
+    if (outcome === "exists") return false;
+    // Unknown: the write may or may not have landed. The ref says which.
+    return (await this.options.refs.getRef(ref)) === sha;
+  }
+
+  private async read(ref: string): Promise<{ sha: string; record: ClaimRecord | undefined } | undefined> {
+    const sha = await this.options.refs.getRef(ref);
+    if (sha === undefined) return undefined;
+    return { sha, record: await this.recordAt(sha) };
+  }
+
+  private async recordAt(sha: string): Promise<ClaimRecord | undefined> {
+    if (!this.records.has(sha)) this.records.set(sha, parseClaimMessage(await this.options.refs.getCommitMessage(sha)) ?? null);
+    return this.records.get(sha) ?? undefined;
+  }
+}
+
+export type ClaimRecordView = ClaimRecord;
+
+function fence(record: ClaimRecord | undefined, token: ClaimToken, now: number): FencedResult {
+  if (record === undefined) return { ok: false, reason: "lost", detail: `no claim ref for ${token.key}` };
+  if (record.epoch !== token.epoch || record.holder !== token.holder) return { ok: false, reason: "stale", detail: `epoch ${token.epoch} is stale; ${record.holder} holds epoch ${record.epoch}` };
+  if (record.state !== "held") return { ok: false, reason: "lost", detail: `the claim at epoch ${record.epoch} was already ${record.state}` };
+  // A lease that ran out may be reclaimed by another replica this instant: do not land on it.
+  if (record.leaseUntil <= now) return { ok: false, reason: "lost", detail: `lease of epoch ${token.epoch} ran out` };
+  return { ok: true };
+}
+
+const token = (r: ClaimRecord): ClaimToken => mintClaimToken({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });
+const view = (r: ClaimRecord): ClaimView => ({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });
+
+const MESSAGE_HEAD = "bosun claim";
+
+/** The claim commit's message: a readable first line, then the record as JSON. */
+export function renderClaimMessage(r: ClaimRecord): string {
+  return `${MESSAGE_HEAD} ${r.key} epoch ${r.epoch} ${r.state} by ${r.holder}\n\n${JSON.stringify(r)}\n`;
+}
+
+/** Reads a claim commit's message; undefined for anything else (a stray commit is not a claim). */
+export function parseClaimMessage(message: string): ClaimRecord | undefined {
+  if (!message.startsWith(MESSAGE_HEAD)) return undefined;
+  const json = message.slice(message.indexOf("\n\n") + 2).trim();
+  try {
+    const r = JSON.parse(json) as ClaimRecord;
+    return typeof r.key === "string" && typeof r.holder === "string" && Number.isInteger(r.epoch) && ["held", "released", "settled"].includes(r.state) && typeof r.leaseUntil === "number" ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
