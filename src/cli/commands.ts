@@ -10,4 +10,6 @@ export const commands: Readonly<Record<string, () => Promise<CliCommand>>> = {
   gate: async () => (await import("./commands/gate.js")).default,
   verify: async () => (await import("./commands/verify.js")).default,
   stats: async () => (await import("./commands/stats.js")).default,
+  replay: async () => (await import("./commands/replay.js")).default,
+  trace: async () => (await import("./commands/trace.js")).default,
 };

@@ -2,22 +2,26 @@
 // Hand-rolled rather than Date.parse: Date.parse accepts "March 7" and local-time forms that would
 // turn a bad cell into a plausible wrong time, and this runs once per cell on million-row traces.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const leap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** Parses an ISO 8601 time to ms since the epoch (no zone means UTC); undefined when it is not one. */
 export function parseTraceTime(text: string): number | undefined {
   const m = ISO.exec(text.trim());
   if (m === null) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
   const hour = h === undefined ? 0 : Number(h);
   const minute = mi === undefined ? 0 : Number(mi);
   const second = s === undefined ? 0 : Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  // Date.UTC would roll 2025-02-31 over into March; a calendar date that does not exist is malformed.
+  if (day < 1 || day > (DAYS[month - 1] as number) || (month === 2 && day === 29 && !leap(year))) return undefined;
   const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
-  let t = Date.UTC(Number(y), month - 1, day, hour, minute, second, ms);
-  // Date.UTC rolls 2025-02-31 over into March; a calendar date that does not exist is malformed.
-  if (new Date(t).getUTCDate() !== day) return undefined;
+  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   if (zone !== undefined && zone !== "Z") {
     const sign = zone[0] === "-" ? -1 : 1;
     const digits = zone.slice(1).replace(":", "");

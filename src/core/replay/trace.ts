@@ -56,6 +56,7 @@ export interface RawTraceItem {
 export interface ImportResult {
   readonly items: RawTraceItem[];
   readonly problems: TraceProblem[];
+  readonly source: string;
   /** The format the importer recognised, for the report. */
   readonly format: string;
 }

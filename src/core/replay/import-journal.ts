@@ -1,0 +1,87 @@
+import { forEachLine } from "./for-each-line.js";
+import { parseTraceTime } from "./parse-trace-time.js";
+import { DEFAULT_BAND, DEFAULT_POOL, UNKNOWN_KIND } from "./read-item-fields.js";
+import type { ImportResult, RawTraceItem, TraceProblem } from "./trace.js";
+
+const EVENTS = new Set(["CLAIM", "DENY", "DISPATCH", "LAND", "RELEASE", "RECLAIM", "IDLE"]);
+
+interface Seen {
+  line: number;
+  first: number;
+  dispatchedAt?: number;
+  busy: number;
+  dispatches: number;
+  landedAt?: number;
+}
+
+/**
+ * Reads Bosun's own journal (JSONL events, DESIGN.md "Journal"): arrival is the first time an
+ * item appears, the observed duration is the sum of its DISPATCH -> LAND spans (every attempt's
+ * work counts), the item closes at its last LAND. The journal carries no priority or pool, so
+ * every item is P2 in the default pool, and that is reported once.
+ */
+export function importJournal(text: string, source: string): ImportResult {
+  const problems: TraceProblem[] = [];
+  const seen = new Map<string, Seen>();
+  let lines = 0;
+  forEachLine(text, (raw, line) => {
+    lines++;
+    let e: Record<string, unknown>;
+    try {
+      const v: unknown = JSON.parse(raw);
+      if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("not an object");
+      e = v as Record<string, unknown>;
+    } catch {
+      problems.push({ source, line, message: "not a JSON object", rule: "skipped" });
+      return;
+    }
+    const event = e["event"];
+    if (typeof event !== "string" || !EVENTS.has(event)) {
+      problems.push({ source, line, message: `unknown event '${String(event)}'`, rule: "skipped" });
+      return;
+    }
+    const item = e["item"];
+    if (event === "IDLE" || typeof item !== "string") return;
+    const t = typeof e["t"] === "string" ? parseTraceTime(e["t"]) : undefined;
+    if (t === undefined) {
+      problems.push({ source, line, message: `${item}: bad time '${String(e["t"])}'`, rule: "skipped" });
+      return;
+    }
+    let s = seen.get(item);
+    if (s === undefined) {
+      s = { line, first: t, busy: 0, dispatches: 0 };
+      seen.set(item, s);
+    }
+    if (t < s.first) s.first = t;
+    if (event === "DISPATCH") {
+      s.dispatchedAt = t;
+      s.dispatches++;
+    } else if (event === "LAND") {
+      if (s.dispatchedAt === undefined) problems.push({ source, line, message: `${item}: LAND without a DISPATCH: no work counted`, rule: "ignored" });
+      else if (t < s.dispatchedAt) problems.push({ source, line, message: `${item}: LAND before its DISPATCH: span clamped to 0`, rule: "clamped" });
+      else s.busy += t - s.dispatchedAt;
+      delete s.dispatchedAt;
+      s.landedAt = Math.max(t, s.landedAt ?? t);
+    }
+  });
+  const items: RawTraceItem[] = [];
+  for (const [id, s] of seen) {
+    const landed = s.landedAt !== undefined && s.dispatches > 0;
+    items.push({
+      id,
+      source,
+      line: s.line,
+      arrival: s.first,
+      band: DEFAULT_BAND,
+      pool: DEFAULT_POOL,
+      blockedBy: [],
+      kind: UNKNOWN_KIND,
+      ...(landed ? { observed: s.busy, leadTime: (s.landedAt as number) - s.first } : {}),
+    });
+  }
+  if (lines === 0) problems.push({ source, line: 0, message: "empty file: no items", rule: "skipped" });
+  else if (items.length > 0) {
+    problems.push({ source, line: 0, message: `journal events carry no priority or pool: ${items.length} items read as P${DEFAULT_BAND} in pool '${DEFAULT_POOL}'`, rule: "defaulted" });
+  }
+  return { items, problems, source, format: "bosun-journal" };
+}

@@ -1,0 +1,46 @@
+import type { QueueItem } from "../queue/queue-item.js";
+import type { QueuePolicy } from "../queue/queue-policy.js";
+import { ReplayHeap } from "./replay-heap.js";
+
+/** A ready item in a replay: what a live queue sees, plus the replay's own bookkeeping. */
+export interface ReplayQueueItem extends QueueItem {
+  /** Index in the compiled trace. */
+  readonly ix: number;
+  /** Class index (issue type), what duration estimates are grouped by. */
+  readonly kind: number;
+  /** Σ band weights of the items already waiting on this one. */
+  readonly unblockWeight: number;
+}
+
+/** The ready items of one pool in one replay: push when an item becomes ready, pop to dispatch. */
+export interface ReplayQueue {
+  readonly size: number;
+  push(item: ReplayQueueItem, now: number): void;
+  /** The next item to start now; undefined means "start nothing" (a work-conserving policy never says so while size > 0). */
+  pop(now: number): ReplayQueueItem | undefined;
+}
+
+/** A policy as the simulation runs it: a queue per pool, told of each completion as it happens. */
+export interface ReplayPolicy {
+  readonly name: string;
+  createQueue(now: number): ReplayQueue;
+  /** A completion, at the moment it happens: the only way a policy learns durations (never from the future). */
+  observe?(kind: number, band: number, duration: number, now: number): void;
+}
+
+/** A ready item for the simulation's queues, built from the live queue policy. */
+export function fromQueuePolicy(policy: QueuePolicy): ReplayPolicy {
+  return {
+    name: policy.name,
+    createQueue: (now) => {
+      const heap = new ReplayHeap<ReplayQueueItem>((a, b, t) => policy.compare(a, b, t), policy.timeDependent, now);
+      return {
+        get size() {
+          return heap.size;
+        },
+        push: (item) => heap.push(item),
+        pop: (t) => heap.pop(t),
+      };
+    },
+  };
+}
