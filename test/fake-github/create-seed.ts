@@ -53,7 +53,7 @@ export interface Seed {
   commit(fullName: string, branch: string, message: string, files?: Record<string, string>): CommitRecord;
   /** Points a ref (`refs/...` or a branch name) at a sha. */
   setRef(fullName: string, ref: string, sha: string): void;
-  addWorkflow(fullName: string, input: { id?: number; path: string; name?: string }): number;
+  addWorkflow(fullName: string, input: { id?: number; path: string; name?: string; runName?: string }): number;
   /** Completes a workflow run with a conclusion and emits `workflow_run.completed`. */
   completeWorkflowRun(fullName: string, runId: number, conclusion: "success" | "failure" | "cancelled" | "timed_out" | "neutral" | "skipped"): void;
   /** The repository state (throws when unknown). */
@@ -201,7 +201,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
     addWorkflow(fullName, input) {
       const r = repo(fullName);
       const id = input.id ?? nextId(state);
-      r.workflows.set(id, { id, path: input.path, name: input.name ?? input.path.split("/").pop() ?? input.path, createdAt: state.clock.now() });
+      r.workflows.set(id, { id, path: input.path, name: input.name ?? input.path.split("/").pop() ?? input.path, createdAt: state.clock.now(), ...(input.runName === undefined ? {} : { runName: input.runName }) });
       return id;
     },
     completeWorkflowRun(fullName, runId, conclusion) {

@@ -167,6 +167,8 @@ export interface WorkflowRecord {
   id: number;
   name: string;
   path: string;
+  /** The workflow's `run-name:` template; `${{ inputs.x }}` is filled from a dispatch's inputs. */
+  runName?: string;
   createdAt: number;
 }
 

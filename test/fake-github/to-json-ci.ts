@@ -141,7 +141,7 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     head_branch: run.headBranch,
     head_sha: run.headSha,
     path: workflow?.path ?? "",
-    display_title: workflow?.name ?? "workflow",
+    display_title: displayTitle(workflow?.runName ?? workflow?.name ?? "workflow", run.inputs),
     run_number: run.runNumber,
     run_attempt: 1,
     event: run.event,
@@ -170,4 +170,9 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     repository,
     head_repository: repository,
   };
+}
+
+/** GitHub renders `run-name:` with the dispatch's inputs; only `${{ inputs.x }}` is modelled. */
+function displayTitle(template: string, inputs: Record<string, unknown>): string {
+  return template.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_m, name: string) => String(inputs[name] ?? ""));
 }

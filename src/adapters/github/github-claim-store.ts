@@ -43,9 +43,16 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     this.prefix = options.prefix ?? "refs/bosun/claims/";
   }
 
+  private readonly bound = new Map<string, string>();
+
+  /** Ties a claim key to its item's ref (`task:x` → `refs/bosun/claims/42`), as the app learns it from the queue. */
+  bind(key: string, ref: string): void {
+    this.bound.set(key, ref);
+  }
+
   /** The ref a key's claims live on. */
   refOf(key: string): string {
-    return this.options.refOf?.(key) ?? `${this.prefix}${key.replace(/:/g, "/")}`;
+    return this.bound.get(key) ?? this.options.refOf?.(key) ?? `${this.prefix}${key.replace(/:/g, "/")}`;
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
@@ -57,7 +64,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
       if (current.holder === holder) return { granted: true, token: token(current) };
       return { granted: false, reason: "held", detail: `held by ${current.holder} (epoch ${current.epoch})` };
     }
-    if (current?.state === "held") return { granted: false, reason: "held", detail: `held by ${current.holder} until the lease is reclaimed (expired)` };
+    // An expired lease is taken over directly: the fast-forward from the commit read here is the
+    // compare-and-swap, and the old holder's epoch is fenced out from now on.
     if (current?.notBefore !== undefined && current.notBefore > now) {
       return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(current.notBefore).toISOString()}` };
     }
@@ -107,6 +115,15 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return taken;
   }
 
+  /**
+   * A token for the claim now held on a key, whoever holds it: how a replica lands or renews work
+   * another replica dispatched. Fencing still applies: the token carries the epoch it saw.
+   */
+  async adopt(key: string): Promise<ClaimToken | undefined> {
+    const record = (await this.read(this.refOf(key)))?.record;
+    return record?.state === "held" ? token(record) : undefined;
+  }
+
   async inspect(key: string, _now: number): Promise<KeyState> {
     const record = (await this.read(this.refOf(key)))?.record;
     if (record === undefined) return { epoch: 0 };
@@ -144,7 +161,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const out: Array<{ ref: string; sha: string; record: ClaimRecordView }> = [];
     for (const { ref, sha } of refs) {
       const record = await this.recordAt(sha);
-      if (record !== undefined) out.push({ ref, sha, record });
+      if (record === undefined) continue;
+      this.bound.set(record.key, ref);
+      out.push({ ref, sha, record });
     }
     return out;
   }

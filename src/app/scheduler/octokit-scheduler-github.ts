@@ -1,0 +1,150 @@
+import type { Octokit } from "@octokit/rest";
+import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
+import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
+
+const status = (err: unknown): number | undefined => (typeof err === "object" && err !== null && "status" in err ? Number((err as { status: unknown }).status) : undefined);
+
+/** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
+const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
+
+export interface OctokitSchedulerOptions {
+  readonly owner: string;
+  readonly repo: string;
+  /** The bot's login: only its snapshot comments are trusted. */
+  readonly botLogin: string;
+  /** The default branch, where workflow dispatches run unless a pool names a ref. */
+  readonly defaultBranch: string;
+}
+
+/**
+ * The scheduler's GitHub reads and writes over Octokit. List reads are conditional (ETag), so a
+ * tick that finds nothing changed costs 304s, which do not count against the rate limit.
+ */
+export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedulerOptions): SchedulerGitHub {
+  const { owner, repo } = options;
+  const etags = new Map<string, { etag: string; data: unknown }>();
+  const snapshots = new Map<number, { updatedAt: number; result: Awaited<ReturnType<SchedulerGitHub["snapshot"]>> }>();
+
+  /** GET with If-None-Match; on 304 answers the data of the last 200. */
+  async function conditional<T>(key: string, fetchPage: (headers: Record<string, string>) => Promise<{ data: T; headers: { etag?: string } }>): Promise<T> {
+    const cached = etags.get(key);
+    try {
+      const response = await fetchPage(cached === undefined ? {} : { "if-none-match": cached.etag });
+      if (response.headers.etag !== undefined) etags.set(key, { etag: response.headers.etag, data: response.data });
+      return response.data;
+    } catch (err) {
+      if (status(err) === 304 && cached !== undefined) return cached.data as T;
+      throw err;
+    }
+  }
+
+  return {
+    async listQueued(label) {
+      const out: QueueIssue[] = [];
+      for (let page = 1; page < 100; page++) {
+        const data = await conditional(`issues:${label}:${page}`, (headers) => octokit.issues.listForRepo({ owner, repo, labels: label, state: "open", per_page: 100, page, sort: "created", direction: "asc", headers }));
+        for (const i of data) {
+          if (i.pull_request !== undefined) continue;
+          out.push({
+            number: i.number,
+            title: i.title,
+            labels: i.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter((l) => l !== ""),
+            createdAt: Date.parse(i.created_at),
+            updatedAt: Date.parse(i.updated_at),
+          });
+        }
+        if (data.length < 100) break;
+      }
+      return out;
+    },
+
+    async snapshot(issue) {
+      const cached = snapshots.get(issue.number);
+      if (cached !== undefined && cached.updatedAt === issue.updatedAt) return cached.result;
+      const comments = await octokit.paginate(octokit.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
+      // The newest snapshot by the bot is the approved one; anyone else's marker proves nothing.
+      const mine = comments.filter((c) => c.user?.login === options.botLogin && isSnapshotComment(c.body ?? "")).at(-1);
+      const result: Awaited<ReturnType<SchedulerGitHub["snapshot"]>> =
+        mine === undefined
+          ? { ok: false, reason: `issue #${issue.number} has no snapshot comment by ${options.botLogin}` }
+          : (() => {
+              const parsed = parseSnapshotComment(mine.body ?? "", `issue #${issue.number}`);
+              return parsed.ok ? { ok: true as const, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body ?? "" } : { ok: false as const, reason: parsed.reason };
+            })();
+      snapshots.set(issue.number, { updatedAt: issue.updatedAt, result });
+      return result;
+    },
+
+    async closedAsCompleted(issue) {
+      const { data } = await octokit.issues.get({ owner, repo, issue_number: issue });
+      return data.state === "closed" && data.state_reason === "completed";
+    },
+
+    async listRuns() {
+      const data = await conditional("runs", (headers) => octokit.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, headers }));
+      return data.workflow_runs.map((r): WorkflowRunView => ({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url }));
+    },
+
+    async linkedPulls() {
+      const data = await conditional("pulls", (headers) => octokit.pulls.list({ owner, repo, state: "all", sort: "updated", direction: "desc", per_page: 100, headers }));
+      const links = new Map<number, PullLink[]>();
+      for (const pr of data) {
+        const state: PullLink["state"] = pr.state === "open" ? "open" : pr.merged_at !== null ? "merged" : "closed";
+        const issues = new Set<number>();
+        for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
+        const branch = /^bosun\/(\d+)(?:\b|$)/.exec(pr.head.ref);
+        if (branch !== null) issues.add(Number(branch[1]));
+        for (const n of issues) links.set(n, [...(links.get(n) ?? []), { number: pr.number, state }]);
+      }
+      return links;
+    },
+
+    async addLabels(issue, labels) {
+      await octokit.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+    },
+
+    async setLabels(issue, labels) {
+      await octokit.issues.setLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+    },
+
+    async removeLabel(issue, label) {
+      try {
+        await octokit.issues.removeLabel({ owner, repo, issue_number: issue, name: label });
+      } catch (err) {
+        // Already gone is the state we wanted.
+        if (status(err) !== 404) throw err;
+      }
+    },
+
+    async updateComment(commentId, body) {
+      await octokit.issues.updateComment({ owner, repo, comment_id: commentId, body });
+    },
+
+    async dispatch(issue, dispatch, inputs) {
+      switch (dispatch.kind) {
+        case "workflow": {
+          const { data, status: code } = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+            owner,
+            repo,
+            workflow_id: dispatch.workflow,
+            ref: dispatch.ref ?? options.defaultBranch,
+            inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
+            return_run_details: true,
+          });
+          const details = code === 200 ? (data as unknown as { workflow_run_id?: number; html_url?: string }) : {};
+          return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
+        }
+        case "assign":
+          await octokit.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+          return {};
+        case "label":
+          await octokit.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
+          return {};
+        case "comment": {
+          const { data } = await octokit.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction });
+          return { url: data.html_url };
+        }
+      }
+    },
+  };
+}

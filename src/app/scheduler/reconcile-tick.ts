@@ -1,0 +1,280 @@
+import type { Brief } from "../../core/brief/brief.js";
+import type { BosunConfig } from "../../core/config/bosun-config.js";
+import type { ClaimStore } from "../../core/claims/claim-store.js";
+import type { ClaimToken } from "../../core/claims/claim-token.js";
+import type { Clock } from "../../core/engine/clock.js";
+import { issueFacts } from "../../core/intake/issue-facts.js";
+import type { Journal, JournalEvent } from "../../core/journal/journal-event.js";
+import type { QueueItem } from "../../core/queue/queue-item.js";
+import { policies } from "../../core/queue/queue-policy.js";
+import type { Disposition, Stop } from "../../core/stop/stop.js";
+import { dispositionOf, describeStop } from "../../core/stop/stop.js";
+import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
+import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
+import { renderLanding } from "./render-landing.js";
+import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
+
+export interface TickDeps {
+  readonly github: SchedulerGitHub;
+  /** The raw store: listing claims and adopting them for landing. */
+  readonly store: GitHubClaimStore;
+  /** The store behind the similarity guard: every new grant goes through it. */
+  readonly claims: ClaimStore;
+  readonly config: BosunConfig;
+  readonly clock: Clock;
+  readonly journal: Journal;
+  /** This replica's holder name. */
+  readonly holder: string;
+  /** Shadow policy agreement, kept across ticks by the caller. */
+  readonly shadow?: { ticks: number; differing: number };
+}
+
+/** One item of the queue, with everything the tick decided about it. */
+interface Candidate {
+  readonly issue: QueueIssue;
+  readonly brief: Brief;
+  readonly hash: string;
+  readonly commentId: number;
+  readonly commentBody: string;
+  readonly item: QueueItem;
+}
+
+export interface InFlightView {
+  readonly issue: number;
+  readonly title: string;
+  readonly pool: string;
+  readonly holder: string;
+  readonly epoch: number;
+  readonly leaseUntil: number;
+}
+
+export interface TickReport {
+  /** Another replica holds the tick lock: this tick changed nothing. */
+  readonly busy: boolean;
+  readonly idle: boolean;
+  readonly dispatched: readonly number[];
+  readonly landed: ReadonlyArray<{ issue: number; disposition: Disposition; summary: string }>;
+  readonly reclaimed: readonly number[];
+  readonly inFlight: readonly InFlightView[];
+  readonly queue: ReadonlyArray<{ pool: string; items: ReadonlyArray<{ issue: number; title: string; band: number; reason: string }> }>;
+  readonly skipped: ReadonlyArray<{ issue: number; title: string; reason: string }>;
+}
+
+const issueOfRef = (ref: string, prefix: string): number | undefined => {
+  const n = Number(ref.slice(prefix.length));
+  return ref.startsWith(prefix) && Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * One reconcile tick (DESIGN.md, "The app"): rebuild the state from GitHub, land what finished,
+ * reclaim what expired, renew what runs, refill every pool, and say whether the fleet is idle.
+ * Webhooks only trigger ticks, so a lost, repeated or reordered delivery changes nothing; every
+ * grant is a compare-and-swap on the item's claim ref, so replicas ticking at once cannot both
+ * dispatch one item.
+ */
+export async function reconcileTick(deps: TickDeps): Promise<TickReport> {
+  const { github, store, config, clock } = deps;
+  const labels = config.labels;
+  const prefix = config.claims.ref_prefix;
+  const leaseMs = config.lease * 1000;
+  const emit = (event: DistributiveOmit<JournalEvent, "v" | "t">): void => deps.journal.append({ v: 1, t: new Date(clock.now()).toISOString(), ...event } as JournalEvent);
+
+  // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
+  // replicas do not spend requests on the same work. The lock is a claim like any other.
+  const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
+  if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
+
+  const issues = await github.listQueued(labels.queued);
+  const byNumber = new Map(issues.map((i) => [i.number, i]));
+  const claims = await store.listClaims();
+  let runs: readonly WorkflowRunView[] | undefined;
+  let pulls: ReadonlyMap<number, readonly PullLink[]> | undefined;
+  const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
+  const reclaimed: number[] = [];
+  const inFlight: InFlightView[] = [];
+  const settled = new Set<number>();
+  const live = new Set<number>();
+
+  for (const { ref, record } of claims) {
+    const n = issueOfRef(ref, prefix);
+    if (record.key === TICK_LOCK_KEY) continue;
+    if (n === undefined) continue;
+    if (record.state === "settled") settled.add(n);
+    if (record.state !== "held") continue;
+    const issue = byNumber.get(n);
+    const now = clock.now();
+    let stop: Stop | undefined;
+    if (issue === undefined) {
+      // It left the queue while in flight: closed as completed (a merged PR closing it) is done.
+      stop = (await github.closedAsCompleted(n)) ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" };
+    } else {
+      runs ??= await github.listRuns();
+      const run = runs.find((r) => r.displayTitle === runTitle(String(n), record.epoch));
+      if (run?.status === "completed") stop = stopFromRun(run.conclusion, run.url);
+      if (stop === undefined) {
+        pulls ??= await github.linkedPulls();
+        const links = pulls.get(n) ?? [];
+        if (links.some((p) => p.state === "merged")) stop = { kind: "done", reason: `pull request #${links.find((p) => p.state === "merged")?.number} merged` };
+        else if (links.length > 0 && links.every((p) => p.state === "closed")) stop = { kind: "blocked", reason: `pull request #${links[0]?.number} was closed unmerged` };
+      }
+    }
+    if (stop !== undefined && record.leaseUntil > now) {
+      const token = await store.adopt(record.key);
+      if (token !== undefined && token.epoch === record.epoch) {
+        const result = await landItem(deps, n, issue, token, stop);
+        if (result !== undefined) {
+          landed.push({ issue: n, ...result });
+          if (result.disposition !== "retry") settled.add(n);
+        }
+        continue;
+      }
+    }
+    if (record.leaseUntil <= now) continue; // reclaimed below, by whichever replica gets there first
+    live.add(n);
+    if (record.leaseUntil - now < leaseMs / 3) {
+      const token = await store.adopt(record.key);
+      if (token !== undefined) await store.renew(token, leaseMs, now);
+    }
+    const snap = issue === undefined ? undefined : await github.snapshot(issue);
+    const pool = issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
+    inFlight.push({ issue: n, title: issue?.title ?? `#${n}`, pool, holder: record.holder, epoch: record.epoch, leaseUntil: record.leaseUntil });
+  }
+
+  for (const view of await store.reclaimStale(clock.now())) {
+    const n = issueOfRef(store.refOf(view.key), prefix);
+    if (n === undefined || view.key === TICK_LOCK_KEY) continue;
+    reclaimed.push(n);
+    emit({ event: "RECLAIM", item: String(n), from: view.holder, epoch: view.epoch });
+    await github.removeLabel(n, labels.claimed);
+  }
+
+  // The queue: queued issues with a valid snapshot, not held, not settled, not in flight.
+  const skipped: Array<{ issue: number; title: string; reason: string }> = [];
+  const candidates: Candidate[] = [];
+  const blockedOut = new Set<string>([labels.hold, labels.needsHuman, labels.done, labels.invalidBrief]);
+  for (const issue of issues) {
+    if (live.has(issue.number) || settled.has(issue.number)) continue;
+    const stop = issue.labels.find((l) => blockedOut.has(l));
+    if (stop !== undefined) {
+      skipped.push({ issue: issue.number, title: issue.title, reason: `labelled ${stop}` });
+      continue;
+    }
+    const snap = await github.snapshot(issue);
+    if (!snap.ok) {
+      skipped.push({ issue: issue.number, title: issue.title, reason: snap.reason });
+      continue;
+    }
+    const facts = issueFacts(issue.labels, snap.snapshot.brief, config);
+    store.bind(snap.snapshot.brief.claim_key, `${prefix}${issue.number}`);
+    const due = snap.snapshot.brief.due === undefined ? undefined : Date.parse(snap.snapshot.brief.due);
+    candidates.push({
+      issue,
+      brief: snap.snapshot.brief,
+      hash: snap.snapshot.hash,
+      commentId: snap.commentId,
+      commentBody: snap.body,
+      item: { id: String(issue.number), band: facts.band, createdAt: issue.createdAt, ...(due === undefined || Number.isNaN(due) ? {} : { due }), unblocks: 0, pool: facts.pool },
+    });
+  }
+  const open = new Set(issues.map((i) => String(i.number)));
+  const ids = new Map(candidates.map((c) => [c.brief.id, c]));
+  const unblocks = new Map<string, number>();
+  for (const c of candidates) for (const b of c.brief.blocked_by) unblocks.set(b, (unblocks.get(b) ?? 0) + 1);
+  const ready = candidates
+    .filter((c) => {
+      // A blocker is open while its issue is still queued (by `#n`) or its brief is still in the queue (by id).
+      const waiting = c.brief.blocked_by.filter((b) => (b.startsWith("#") ? open.has(b.slice(1)) && !settled.has(Number(b.slice(1))) : ids.has(b)));
+      if (waiting.length > 0) skipped.push({ issue: c.issue.number, title: c.issue.title, reason: `blocked by ${waiting.join(", ")}` });
+      return waiting.length === 0;
+    })
+    .map((c) => ({ ...c, item: { ...c.item, unblocks: unblocks.get(c.brief.id) ?? unblocks.get(`#${c.issue.number}`) ?? 0 } }));
+
+  // Refill each pool to its size, best first by the live policy.
+  const now = clock.now();
+  const policy = policies[config.policy];
+  const dispatched: number[] = [];
+  const queue: TickReport["queue"][number][] = [];
+  for (const [poolName, pool] of Object.entries(config.pools)) {
+    const mine = ready.filter((c) => c.item.pool === poolName).sort((a, b) => policy.compare(a.item, b.item, now));
+    queue.push({ pool: poolName, items: mine.map((c) => ({ issue: c.issue.number, title: c.issue.title, band: c.item.band, reason: policy.explain(c.item, now) })) });
+    if (config.shadow_policy !== undefined && deps.shadow !== undefined && mine.length > 1) {
+      const shadow = policies[config.shadow_policy];
+      const shadowTop = [...mine].sort((a, b) => shadow.compare(a.item, b.item, now))[0];
+      deps.shadow.ticks++;
+      if (shadowTop?.issue.number !== mine[0]?.issue.number) deps.shadow.differing++;
+    }
+    let free = pool.size - inFlight.filter((f) => f.pool === poolName).length;
+    for (const c of mine) {
+      if (free <= 0) break;
+      const claim = await deps.claims.claim(c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), clock.now());
+      if (!claim.granted) {
+        emit({ event: "DENY", item: String(c.issue.number), holder: deps.holder, reason: claim.reason, detail: claim.detail });
+        continue;
+      }
+      free--;
+      await dispatchItem(deps, c, claim.token, pool.dispatch, pool.tier);
+      dispatched.push(c.issue.number);
+      inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: claim.token.epoch, leaseUntil: claim.token.expiresAt });
+    }
+  }
+
+  const readyLeft = ready.length - dispatched.length;
+  const idle = readyLeft === 0 && inFlight.length === 0;
+  if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
+  return { busy: false, idle, dispatched, landed, reclaimed, inFlight, queue, skipped };
+}
+
+/** The claim key of the per-repository tick lock, and how long a tick may hold it. */
+export const TICK_LOCK_KEY = "tick:scheduler";
+export const TICK_LOCK_MS = 30_000;
+
+/** Claim granted: mirror it in a label, then hand the item to the pool's agent. */
+async function dispatchItem(deps: TickDeps, c: Candidate, token: ClaimToken, dispatch: BosunConfig["pools"][string]["dispatch"], tier: string): Promise<void> {
+  const { github, config } = deps;
+  const n = c.issue.number;
+  const stamp = new Date(deps.clock.now()).toISOString();
+  deps.journal.append({ v: 1, t: stamp, event: "CLAIM", item: String(n), holder: token.holder, epoch: token.epoch });
+  await github.addLabels(n, [config.labels.claimed]);
+  deps.journal.append({ v: 1, t: stamp, event: "DISPATCH", item: String(n), epoch: token.epoch, attempt: token.epoch, tier });
+  const mention = dispatch.kind === "comment" && dispatch.mention !== undefined ? `${dispatch.mention} ` : "";
+  const instruction = `${mention}Bosun claimed #${n} for you (epoch ${token.epoch}, lease until ${new Date(token.expiresAt).toISOString()}). Work only on the brief in the snapshot above (hash \`${c.hash}\`). ${dispatch.kind === "comment" && dispatch.instruction !== undefined ? `${dispatch.instruction} ` : ""}When you are done, comment \`/bosun land ok <what you did>\` (or \`retry\`, \`refuse\`, \`human\` with a reason).`;
+  await github.dispatch(n, dispatch, { item: String(n), epoch: token.epoch, briefHash: c.hash, instruction });
+}
+
+/**
+ * Lands one outcome: the claim ref moves to a settled (or released) commit by compare-and-swap
+ * first — a stale epoch stops here — then the labels and the snapshot comment follow.
+ */
+export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop): Promise<{ disposition: Disposition; summary: string } | undefined> {
+  const { github, config, clock } = deps;
+  const labels = config.labels;
+  let disposition = dispositionOf(stop);
+  let summary = describeStop(stop);
+  if (disposition === "retry" && token.epoch >= config.attempts) {
+    disposition = "human";
+    summary = `${summary} (attempts exhausted: ${config.attempts})`;
+  }
+  const now = clock.now();
+  const released = await deps.store.release(
+    token,
+    disposition === "retry" ? { kind: "retry", notBefore: now + Math.min(300_000, 1000 * 2 ** token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } },
+    now,
+  );
+  const base = { v: 1 as const, t: new Date(now).toISOString(), event: "LAND" as const, item: String(n), epoch: token.epoch, ok: disposition === "ok", stop: { kind: stop.kind, ...("limit" in stop ? { limit: stop.limit } : {}), ...(stop.reason === undefined ? {} : { reason: stop.reason }) }, ...(stop.kind === "failed" ? { failure: stop.failure } : {}), disposition };
+  if (!released.ok) {
+    deps.journal.append({ ...base, fenced: `${released.reason}: ${released.detail}` });
+    return undefined;
+  }
+  deps.journal.append(base);
+  deps.journal.append({ v: 1, t: base.t, event: "RELEASE", item: String(n), epoch: token.epoch });
+  if (issue !== undefined) {
+    const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
+    const add = disposition === "ok" ? [labels.done] : disposition === "human" || disposition === "refuse" ? [labels.needsHuman] : [];
+    await github.setLabels(n, [...new Set([...keep, ...add])]);
+    const snap = await github.snapshot(issue);
+    if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: now, by: deps.holder }));
+  }
+  return { disposition, summary };
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

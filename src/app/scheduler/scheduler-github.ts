@@ -1,0 +1,52 @@
+import type { BriefSnapshot } from "../../core/brief/snapshot.js";
+import type { DispatchConfig } from "../../core/config/bosun-config.js";
+
+/** An open issue carrying the queued label, as the tick sees it. */
+export interface QueueIssue {
+  readonly number: number;
+  readonly title: string;
+  readonly labels: readonly string[];
+  /** ms since the epoch. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface WorkflowRunView {
+  readonly id: number;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly displayTitle: string;
+  readonly url: string;
+}
+
+/** A pull request linked to an item (by `Closes #n` in its body or a `bosun/<n>` branch). */
+export interface PullLink {
+  readonly number: number;
+  readonly state: "open" | "merged" | "closed";
+}
+
+/** What the reconcile tick reads from GitHub; reads that can answer 304 return undefined for "unchanged". */
+export interface SchedulerReads {
+  listQueued(label: string): Promise<readonly QueueIssue[]>;
+  /** The bot's snapshot of the issue's brief, or why there is none. */
+  snapshot(issue: QueueIssue): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
+  /** Whether an issue that left the queue was closed as completed. */
+  closedAsCompleted(issue: number): Promise<boolean>;
+  /** Recent runs of the dispatch workflows (newest first). */
+  listRuns(): Promise<readonly WorkflowRunView[]>;
+  /** Pull requests linked to items, by issue number. */
+  linkedPulls(): Promise<ReadonlyMap<number, readonly PullLink[]>>;
+}
+
+/** What the tick changes on GitHub. */
+export interface SchedulerWrites {
+  addLabels(issue: number, labels: readonly string[]): Promise<void>;
+  /** Replaces the issue's labels (one request instead of several removes and adds). */
+  setLabels(issue: number, labels: readonly string[]): Promise<void>;
+  removeLabel(issue: number, label: string): Promise<void>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  /** Hands a claimed item to its pool's agent; the workflow kind answers with its run. */
+  dispatch(issue: number, dispatch: DispatchConfig, inputs: { item: string; epoch: number; briefHash: string; instruction: string }): Promise<{ runId?: number; url?: string }>;
+}
+
+export type SchedulerGitHub = SchedulerReads & SchedulerWrites;

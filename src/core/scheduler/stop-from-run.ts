@@ -1,0 +1,27 @@
+import type { Stop } from "../stop/stop.js";
+import { blocked, done, failed, outOfBudget } from "../stop/stop.js";
+
+/**
+ * A finished workflow run's conclusion as a stop. Only `success` is done; a failure the run did not
+ * classify is cannot-classify (a human looks), never a guessed retry.
+ */
+export function stopFromRun(conclusion: string | null, url: string): Stop {
+  switch (conclusion) {
+    case "success":
+      return done(`workflow run succeeded: ${url}`);
+    case "timed_out":
+      return outOfBudget("wall_clock", `workflow run timed out: ${url}`);
+    case "cancelled":
+      return blocked(`workflow run was cancelled: ${url}`);
+    case "failure":
+    case "startup_failure":
+      return failed("unclassified", `workflow run failed: ${url}`);
+    default:
+      return failed("unclassified", `workflow run ended '${conclusion ?? "without a conclusion"}': ${url}`);
+  }
+}
+
+/** The run name a dispatched workflow shows (`run-name:` in its file), matched exactly to find an item's run. */
+export function runTitle(item: string, epoch: number): string {
+  return `bosun #${item} epoch ${epoch}`;
+}

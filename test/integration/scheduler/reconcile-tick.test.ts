@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
+import { REPO, schedulerFixture } from "./scheduler-fixture.js";
+
+type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
+let f: Fixture | undefined;
+afterEach(async () => {
+  await f?.fake.close();
+  f = undefined;
+});
+
+describe("reconcile tick on the fake GitHub", () => {
+  it("fills the pool in policy order, lands finished runs by their run, refills, and only then reports idle", async () => {
+    f = await schedulerFixture();
+    const low = await f.queue("low-priority", "priority: 3");
+    const high = await f.queue("high-priority", "priority: 0");
+    const mid = await f.queue("middle", "priority: 2");
+    const a = f.replica("replica-a");
+
+    const first = await reconcileTick(a);
+    expect(first.dispatched).toEqual([high, mid]);
+    expect(first.idle).toBe(false);
+    expect(f.labelsOf(high)).toContain("bosun:claimed");
+    expect(f.runsOf(high)).toMatchObject([{ epoch: 1 }]);
+
+    f.fake.completeWorkflowRun(REPO, f.runsOf(high)[0]!.id, "success");
+    f.fake.completeWorkflowRun(REPO, f.runsOf(mid)[0]!.id, "failure");
+    const second = await reconcileTick(a);
+    expect(second.landed).toEqual([
+      { issue: high, disposition: "ok", summary: expect.stringContaining("succeeded") },
+      { issue: mid, disposition: "human", summary: expect.stringContaining("failed") },
+    ]);
+    expect(f.labelsOf(high)).toEqual(["bosun:done", "bosun:ready"]);
+    expect(f.labelsOf(mid)).toEqual(["bosun:needs-human", "bosun:ready"]);
+    expect(second.dispatched).toEqual([low]);
+
+    f.fake.completeWorkflowRun(REPO, f.runsOf(low)[0]!.id, "success");
+    const third = await reconcileTick(a);
+    expect(third.landed.map((l) => l.issue)).toEqual([low]);
+    expect(third.idle).toBe(true);
+    const comment = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === high);
+    expect(comment?.body).toContain("### Landed: ok");
+    expect(a.journal.lines()).toEqual(expect.arrayContaining([`CLAIM ${high}`, `DISPATCH ${high}`, `LAND ${high}`, `RELEASE ${high}`]));
+  });
+
+  it("a run that was cancelled or timed out goes to a human; a retryable landing goes back to the queue with its attempt counted", async () => {
+    f = await schedulerFixture();
+    const n = await f.queue("flaky");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "timed_out");
+    const t = await reconcileTick(a);
+    expect(t.landed).toEqual([{ issue: n, disposition: "human", summary: expect.stringContaining("out_of_budget(wall_clock)") }]);
+  });
+
+  it("replicas ticking at the same time take turns: one ticks, the others are told it is busy", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const items = await Promise.all(Array.from({ length: 6 }, (_, i) => f!.queue(`item-${i}`)));
+    const replicas = Array.from({ length: 4 }, (_, i) => f!.replica(`replica-${i}`));
+    const reports = await Promise.all(replicas.map((r) => reconcileTick(r)));
+    expect(reports.filter((r) => !r.busy)).toHaveLength(1);
+    const dispatched = reports.flatMap((r) => r.dispatched);
+    expect(new Set(dispatched).size).toBe(dispatched.length);
+    expect(dispatched.length).toBe(3);
+    for (const n of items) expect(f.runsOf(n).length).toBeLessThanOrEqual(1);
+  });
+
+  it("reclaims an expired lease and dispatches the item again at the next epoch; the stale run cannot land", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const n = await f.queue("slow", "budget: {wall_clock: 10m}");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    f.clock.advance(11 * 60_000);
+    const t = await reconcileTick(a);
+    expect(t.reclaimed).toEqual([n]);
+    expect(t.dispatched).toEqual([n]);
+    expect(f.runsOf(n).map((r) => r.epoch)).toEqual([1, 2]);
+    // The first (stale) run finishing changes nothing: it is matched to epoch 1, which no longer holds the item.
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    const after = await reconcileTick(a);
+    expect(after.landed).toEqual([]);
+    expect(after.inFlight.map((x) => x.epoch)).toEqual([2]);
+  });
+
+  it("leaves held, invalid and blocked items out of the queue and says why", async () => {
+    f = await schedulerFixture();
+    const held = await f.queue("held", "", ["bosun:hold"]);
+    const parent = await f.queue("parent");
+    const child = await f.queue("child", "blocked_by: [parent]");
+    f.fake.addIssue(REPO, { title: "no snapshot", labels: ["bosun:queued"] });
+    const t = await reconcileTick(f.replica("a"));
+    expect(t.dispatched).toEqual([parent]);
+    expect(t.skipped.map((s) => s.issue)).toEqual(expect.arrayContaining([held, child]));
+    expect(t.skipped.find((s) => s.issue === child)?.reason).toBe("blocked by parent");
+  });
+});
