@@ -5,4 +5,5 @@ export const modes: Readonly<Record<string, () => Promise<ActionMode>>> = {
   gate: async () => (await import("./modes/gate.js")).default,
   separation: async () => (await import("./modes/separation.js")).default,
   verify: async () => (await import("./modes/verify.js")).default,
+  schedule: async () => (await import("./modes/schedule.js")).default,
 };

@@ -1,7 +1,7 @@
 /** How a claim namespace behaves (DESIGN.md, "Claims"): artifact namespaces make one thing once, into a folder. */
 export interface ClaimNamespace {
-  readonly once_ever?: boolean;
-  readonly artifact_dir?: string;
+  readonly once_ever?: boolean | undefined;
+  readonly artifact_dir?: string | undefined;
 }
 
 export const SIMILARITY = { minSharedTokens: 3, minContainment: 0.8 } as const;

@@ -1,0 +1,90 @@
+import { hostname } from "node:os";
+import type { Octokit } from "@octokit/rest";
+import type { Probot } from "probot";
+import type { BosunConfig } from "../../core/config/bosun-config.js";
+import type { Clock } from "../../core/engine/clock.js";
+import type { Journal } from "../../core/journal/journal-event.js";
+import { coalescedTicker } from "./coalesced-ticker.js";
+import type { TickReport } from "./reconcile-tick.js";
+import { RepoScheduler } from "./repo-scheduler.js";
+
+export interface SchedulerOptions {
+  /** The repository's validated configuration (last good one kept by the loader). */
+  readonly loadConfig: (octokit: Octokit, owner: string, repo: string) => Promise<BosunConfig>;
+  readonly clock: Clock;
+  /** Where journal events go (the app's structured log). */
+  readonly journal: Journal;
+  /** The bot's login, whose snapshot comments are trusted (e.g. `bosun[bot]`). */
+  readonly botLogin: string;
+  /** Told about every tick's outcome, e.g. to refresh the dashboard. */
+  readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
+}
+
+/** Events after which the queue may have moved: each only triggers a tick, which reads the truth. */
+const TRIGGERS = [
+  "issues.labeled",
+  "issues.unlabeled",
+  "issues.closed",
+  "issues.reopened",
+  "issue_comment.created",
+  "workflow_run.completed",
+  "pull_request.closed",
+  "pull_request.opened",
+] as const;
+
+/**
+ * Wires the scheduler into the Probot app: webhooks (hints, never the truth) trigger a coalesced
+ * reconcile tick of their repository; `/bosun land` comments land an item by hand.
+ */
+export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void> } {
+  const holder = `app-${hostname()}-${process.pid}`;
+  const repos = new Map<string, { scheduler: RepoScheduler; ticker: ReturnType<typeof coalescedTicker>; octokit: Octokit }>();
+
+  const forRepo = (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
+    const key = `${owner}/${repo}`;
+    let entry = repos.get(key);
+    if (entry === undefined) {
+      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: options.botLogin, defaultBranch, holder, clock: options.clock, journal: options.journal });
+      const state: { scheduler: RepoScheduler; octokit: Octokit; ticker: ReturnType<typeof coalescedTicker> } = {
+        scheduler,
+        octokit,
+        ticker: coalescedTicker(
+          async () => {
+            const config = await options.loadConfig(state.octokit, owner, repo);
+            const report = await scheduler.tick(config);
+            await options.onTick?.({ owner, repo, octokit: state.octokit, config }, report, scheduler);
+          },
+          (err) => app.log.error({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun tick failed; the next tick retries"),
+        ),
+      };
+      entry = state;
+      repos.set(key, entry);
+    }
+    // Installation tokens expire: always keep the newest client.
+    entry.octokit = octokit;
+    return entry;
+  };
+
+  app.on([...TRIGGERS], async (context) => {
+    const payload = context.payload as { repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number } };
+    const repository = payload.repository;
+    if (repository === undefined) return;
+    const octokit = context.octokit as unknown as Octokit;
+    const owner = repository.owner.login;
+    const entry = forRepo(octokit, owner, repository.name, repository.default_branch);
+    if (context.name === "issue_comment" && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
+      const author = payload.comment.user.login;
+      const config = await options.loadConfig(octokit, owner, repository.name);
+      const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, async () => {
+        const { data } = await octokit.repos.getCollaboratorPermissionLevel({ owner, repo: repository.name, username: author });
+        return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
+      });
+      if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
+    }
+    await entry.ticker.trigger();
+  });
+
+  return {
+    tickRepo: (octokit, owner, repo, defaultBranch) => forRepo(octokit, owner, repo, defaultBranch).ticker.trigger(),
+  };
+}

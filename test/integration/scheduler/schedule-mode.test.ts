@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from "vitest";
+import schedule from "../../../src/action/modes/schedule.js";
+import { memoryActionIo } from "../gate/memory-action-io.js";
+import { REPO, schedulerFixture } from "./scheduler-fixture.js";
+
+type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
+let f: Fixture | undefined;
+afterEach(async () => {
+  await f?.fake.close();
+  f = undefined;
+});
+
+const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n";
+
+function run(fixture: Fixture, eventName: string, payload: Record<string, unknown> = {}) {
+  const io = memoryActionIo({ inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]" }, eventName, payload: { repository: { default_branch: "main" }, ...payload }, env: { GITHUB_API_URL: fixture.fake.url } });
+  return schedule.run(io.io).then(() => io);
+}
+
+describe("the Action's schedule mode", () => {
+  it("runs one reconcile tick from the repository's own configuration and reports it", async () => {
+    f = await schedulerFixture(CONFIG);
+    f.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
+    const first = await f.queue("first", "priority: 1");
+    await f.queue("second", "priority: 2");
+    const io = await run(f, "schedule");
+    expect(io.failures).toEqual([]);
+    expect(JSON.parse(io.outputs["report"] ?? "{}")).toMatchObject({ dispatched: [first], idle: false });
+    expect(io.outputs["idle"]).toBe("false");
+    expect(io.summaries.join("")).toContain(`#${first}`);
+    expect(io.logs.some((l) => l.startsWith(`CLAIM ${first}`))).toBe(true);
+    expect(io.logs.join("\n")).not.toContain("t-bot");
+  });
+
+  it("fails with every problem of a broken configuration, by field, and dispatches nothing", async () => {
+    f = await schedulerFixture(CONFIG);
+    f.fake.setFile(REPO, "main", ".github/bosun.yml", "pools:\n  default: {size: two, dispatch: {kind: fax}}\npolicy: fastest\n");
+    await f.queue("x");
+    const io = await run(f, "schedule");
+    expect(io.failures[0]).toMatch(/pools\.default\.size/);
+    expect(io.failures[0]).toMatch(/policy/);
+    expect(f.fake.repo(REPO).workflowRuns.size).toBe(0);
+  });
+
+  it("lands an item from a writer's /bosun land comment and ignores a reader's", async () => {
+    f = await schedulerFixture(CONFIG);
+    f.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
+    f.fake.setPermission(REPO, "mona", "write");
+    f.fake.setPermission(REPO, "rando", "read");
+    const n = await f.queue("by-hand");
+    await run(f, "schedule");
+    expect(f.labelsOf(n)).toContain("bosun:claimed");
+    const reader = await run(f, "issue_comment", { comment: { body: "/bosun land ok looks fine to me", user: { login: "rando" } }, issue: { number: n } });
+    expect(reader.logs).toContain("bosun land: ignored: the author has no write access");
+    expect(f.labelsOf(n)).toContain("bosun:claimed");
+    const writer = await run(f, "issue_comment", { comment: { body: "/bosun land refuse out of scope", user: { login: "mona" } }, issue: { number: n } });
+    expect(writer.logs).toContain(`bosun land: landed #${n}: refuse`);
+    expect(f.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
+  });
+});
