@@ -6,4 +6,5 @@ export const modes: Readonly<Record<string, () => Promise<ActionMode>>> = {
   separation: async () => (await import("./modes/separation.js")).default,
   verify: async () => (await import("./modes/verify.js")).default,
   schedule: async () => (await import("./modes/schedule.js")).default,
+  work: async () => (await import("./modes/work.js")).default,
 };

@@ -4,7 +4,7 @@ import type { ClaimStore } from "../../core/claims/claim-store.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { Clock } from "../../core/engine/clock.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
-import type { Journal, JournalEvent } from "../../core/journal/journal-event.js";
+import type { Evidence, Journal, JournalEvent } from "../../core/journal/journal-event.js";
 import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
@@ -72,7 +72,22 @@ const issueOfRef = (ref: string, prefix: string): number | undefined => {
  * grant is a compare-and-swap on the item's claim ref, so replicas ticking at once cannot both
  * dispatch one item.
  */
-export async function reconcileTick(deps: TickDeps): Promise<TickReport> {
+export function reconcileTick(deps: TickDeps): Promise<TickReport> {
+  // Ticks of one holder run one after another: the tick lock is a claim, and a holder re-claiming
+  // its own live claim is granted again, so it cannot keep a holder's own ticks apart.
+  const before = running.get(deps.holder) ?? Promise.resolve();
+  const next = before.catch(() => undefined).then(() => tickOnce(deps));
+  running.set(deps.holder, next);
+  const clear = (): void => {
+    if (running.get(deps.holder) === next) running.delete(deps.holder);
+  };
+  next.then(clear, clear);
+  return next;
+}
+
+const running = new Map<string, Promise<TickReport>>();
+
+async function tickOnce(deps: TickDeps): Promise<TickReport> {
   const { github, store, config, clock } = deps;
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
@@ -131,7 +146,7 @@ export async function reconcileTick(deps: TickDeps): Promise<TickReport> {
     }
     if (record.leaseUntil <= now) continue; // reclaimed below, by whichever replica gets there first
     live.add(n);
-    if (record.leaseUntil - now < leaseMs / 3) {
+    if (record.leaseUntil - now < leaseMs / 3 && (await stillRunning(n, record.epoch, (runs ??= await github.listRuns()), (pulls ??= await github.linkedPulls())))) {
       const token = await store.adopt(record.key);
       if (token !== undefined) await store.renew(token, leaseMs, now);
     }
@@ -212,7 +227,16 @@ export async function reconcileTick(deps: TickDeps): Promise<TickReport> {
         continue;
       }
       free--;
-      await dispatchItem(deps, c, claim.token, pool.dispatch, pool.tier);
+      try {
+        await dispatchItem(deps, c, claim.token, pool.dispatch, pool.tier);
+      } catch (err) {
+        // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
+        // rather than hold an item no worker has.
+        const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
+        const result = await landItem(deps, c.issue.number, c.issue, claim.token, { kind: "failed", failure: "retry", reason });
+        if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
+        continue;
+      }
       dispatched.push(c.issue.number);
       inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: claim.token.epoch, leaseUntil: claim.token.expiresAt });
     }
@@ -227,6 +251,17 @@ export async function reconcileTick(deps: TickDeps): Promise<TickReport> {
 /** The claim key of the per-repository tick lock, and how long a tick may hold it. */
 export const TICK_LOCK_KEY = "tick:scheduler";
 export const TICK_LOCK_MS = 30_000;
+
+/**
+ * Whether an in-flight item shows signs of life worth a lease renewal: its workflow run for this
+ * epoch has not finished, or a pull request for it is open. A claim whose dispatch never started
+ * anything is left to expire, so the item runs again instead of being held forever.
+ */
+function stillRunning(n: number, epoch: number, runs: readonly WorkflowRunView[], pulls: ReadonlyMap<number, readonly PullLink[]>): boolean {
+  const run = runs.find((r) => r.displayTitle === runTitle(String(n), epoch));
+  if (run !== undefined) return run.status !== "completed";
+  return (pulls.get(n) ?? []).some((p) => p.state === "open");
+}
 
 /** Claim granted: mirror it in a label, then hand the item to the pool's agent. */
 async function dispatchItem(deps: TickDeps, c: Candidate, token: ClaimToken, dispatch: BosunConfig["pools"][string]["dispatch"], tier: string): Promise<void> {
@@ -245,7 +280,7 @@ async function dispatchItem(deps: TickDeps, c: Candidate, token: ClaimToken, dis
  * Lands one outcome: the claim ref moves to a settled (or released) commit by compare-and-swap
  * first — a stale epoch stops here — then the labels and the snapshot comment follow.
  */
-export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop): Promise<{ disposition: Disposition; summary: string } | undefined> {
+export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence): Promise<{ disposition: Disposition; summary: string } | undefined> {
   const { github, config, clock } = deps;
   const labels = config.labels;
   let disposition = dispositionOf(stop);
@@ -260,7 +295,7 @@ export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | un
     disposition === "retry" ? { kind: "retry", notBefore: now + Math.min(300_000, 1000 * 2 ** token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } },
     now,
   );
-  const base = { v: 1 as const, t: new Date(now).toISOString(), event: "LAND" as const, item: String(n), epoch: token.epoch, ok: disposition === "ok", stop: { kind: stop.kind, ...("limit" in stop ? { limit: stop.limit } : {}), ...(stop.reason === undefined ? {} : { reason: stop.reason }) }, ...(stop.kind === "failed" ? { failure: stop.failure } : {}), disposition };
+  const base = { v: 1 as const, t: new Date(now).toISOString(), event: "LAND" as const, item: String(n), epoch: token.epoch, ok: disposition === "ok", stop: { kind: stop.kind, ...("limit" in stop ? { limit: stop.limit } : {}), ...(stop.reason === undefined ? {} : { reason: stop.reason }) }, ...(stop.kind === "failed" ? { failure: stop.failure } : {}), disposition, ...(evidence === undefined ? {} : { evidence }) };
   if (!released.ok) {
     deps.journal.append({ ...base, fenced: `${released.reason}: ${released.detail}` });
     return undefined;
@@ -272,7 +307,7 @@ export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | un
     const add = disposition === "ok" ? [labels.done] : disposition === "human" || disposition === "refuse" ? [labels.needsHuman] : [];
     await github.setLabels(n, [...new Set([...keep, ...add])]);
     const snap = await github.snapshot(issue);
-    if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: now, by: deps.holder }));
+    if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: now, by: deps.holder, ...(evidence === undefined ? {} : { evidence }) }));
   }
   return { disposition, summary };
 }

@@ -6,6 +6,11 @@ import type { Clock } from "../../core/engine/clock.js";
 import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { parseLandCommand } from "../../core/scheduler/parse-land-command.js";
+import type { BriefSnapshot } from "../../core/brief/snapshot.js";
+import type { ClaimToken } from "../../core/claims/claim-token.js";
+import type { Evidence } from "../../core/journal/journal-event.js";
+import type { Stop } from "../../core/stop/stop.js";
+import type { QueueIssue } from "./scheduler-github.js";
 import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
 import type { TickDeps, TickReport } from "./reconcile-tick.js";
 import { landItem, reconcileTick } from "./reconcile-tick.js";
@@ -71,6 +76,24 @@ export class RepoScheduler {
   }
 
   /**
+   * The live claim on an issue's item, with its frozen brief: what a dispatched worker checks
+   * before it acts (its epoch must still be the one holding the item).
+   */
+  async claimOf(config: BosunConfig, issue: number): Promise<{ issue: QueueIssue; snapshot: BriefSnapshot; token: ClaimToken | undefined } | { problem: string }> {
+    const queued = (await this.github.listQueued(config.labels.queued)).find((i) => i.number === issue);
+    if (queued === undefined) return { problem: `#${issue} is not queued` };
+    const snap = await this.github.snapshot(queued);
+    if (!snap.ok) return { problem: snap.reason };
+    this.store.bind(snap.snapshot.brief.claim_key, `${config.claims.ref_prefix}${issue}`);
+    return { issue: queued, snapshot: snap.snapshot, token: await this.store.adopt(snap.snapshot.brief.claim_key) };
+  }
+
+  /** Lands a worker's own structured result on its claim (fenced by the token's epoch). */
+  land(config: BosunConfig, issue: QueueIssue, token: ClaimToken, stop: Stop, evidence?: Evidence): ReturnType<typeof landItem> {
+    return landItem(this.deps(config), issue.number, issue, token, stop, evidence);
+  }
+
+  /**
    * `/bosun land <ok|retry|refuse|human> <reason>` from someone with write access: lands the item's
    * live claim at its current epoch. Returns what happened, for the log.
    */
@@ -78,15 +101,10 @@ export class RepoScheduler {
     const command = parseLandCommand(body);
     if (command === undefined) return "not a land command";
     if (!(await canWrite())) return "ignored: the author has no write access";
-    const deps = this.deps(config);
-    const queued = (await this.github.listQueued(config.labels.queued)).find((i) => i.number === issue);
-    if (queued === undefined) return `ignored: #${issue} is not queued`;
-    const snap = await this.github.snapshot(queued);
-    if (!snap.ok) return `ignored: ${snap.reason}`;
-    this.store.bind(snap.snapshot.brief.claim_key, `${config.claims.ref_prefix}${issue}`);
-    const token = await this.store.adopt(snap.snapshot.brief.claim_key);
-    if (token === undefined) return `ignored: nothing is in flight on #${issue}`;
-    const landed = await landItem(deps, issue, queued, token, command.stop);
+    const found = await this.claimOf(config, issue);
+    if ("problem" in found) return `ignored: ${found.problem}`;
+    if (found.token === undefined) return `ignored: nothing is in flight on #${issue}`;
+    const landed = await this.land(config, found.issue, found.token, command.stop);
     return landed === undefined ? "refused: the claim moved (stale epoch)" : `landed #${issue}: ${landed.disposition}`;
   }
 }

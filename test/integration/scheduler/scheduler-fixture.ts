@@ -25,7 +25,8 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
   const parsed = parseConfig(configYaml);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const config: BosunConfig = parsed.config;
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  // Starts at the wall clock: modes that run in the same test (work) read real time.
+  const clock = new ManualClock(Date.now());
   const octokit = createTestOctokit(fake.url, "t-bot");
 
   /** Files an issue the intake would have queued: labels and the bot's snapshot comment. */

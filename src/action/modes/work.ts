@@ -1,0 +1,92 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Octokit } from "@octokit/rest";
+import { readBosunConfig } from "../../adapters/github/read-bosun-config.js";
+import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
+import { secretValues } from "../../adapters/local/secret-values.js";
+import { systemClock } from "../../adapters/local/system-clock.js";
+import { RepoScheduler } from "../../app/scheduler/repo-scheduler.js";
+import { describeStop } from "../../core/stop/stop.js";
+import { traceLine } from "../../core/journal/trace-line.js";
+import type { ActionIo, ActionMode } from "../action-io.js";
+
+/**
+ * `work` mode: runs inside the workflow a `workflow` dispatch started. It acts only while its
+ * epoch still holds the item, runs the agent command on the frozen brief under the brief's
+ * wall-clock budget, and lands the agent's typed stop with its evidence on the claim — so the
+ * landing reads structured output, not the run's log or a model's prose.
+ */
+const work: ActionMode = {
+  async run(io: ActionIo) {
+    const token = io.input("github-token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
+    const item = Number(io.input("item"));
+    const epoch = Number(io.input("epoch"));
+    const briefHash = io.input("brief-hash").trim();
+    const command = io.input("agent-command").trim();
+    const missing = [token === "" && "github-token", !(item > 0) && "item", !(epoch > 0) && "epoch", briefHash === "" && "brief-hash", command === "" && "agent-command"].filter(Boolean);
+    if (missing.length > 0) {
+      io.setFailed(`bosun work: missing or invalid input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+      return;
+    }
+    io.setSecret(token);
+    const { owner, repo } = io.event.repo;
+    const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
+    const read = await readBosunConfig(octokit, owner, repo);
+    if (read.config === undefined) {
+      io.setFailed(`bosun work: .github/bosun.yml is invalid: ${read.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`);
+      return;
+    }
+    const config = read.config;
+    const scheduler = new RepoScheduler(octokit, {
+      owner,
+      repo,
+      botLogin: io.input("bot-login").trim() || "bosun[bot]",
+      defaultBranch: "main",
+      holder: `work-${io.event.runId}`,
+      clock: systemClock,
+      journal: { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) },
+    });
+    const found = await scheduler.claimOf(config, item);
+    if ("problem" in found) {
+      io.setFailed(`bosun work: refusing to act: ${found.problem}`);
+      return;
+    }
+    if (found.token === undefined || found.token.epoch !== epoch) {
+      // Another worker holds the item now (or nobody does): doing the work would do it twice.
+      io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: "stale epoch" }));
+      io.setFailed(`bosun work: refusing to act on a stale epoch: this run has epoch ${epoch}, the item is ${found.token === undefined ? "not held" : `held at epoch ${found.token.epoch}`}`);
+      return;
+    }
+    if (found.snapshot.hash !== briefHash) {
+      io.setFailed(`bosun work: refusing to act: the approved brief is ${found.snapshot.hash}, this run was dispatched with ${briefHash}`);
+      return;
+    }
+    const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
+    const dispatch = processDispatcher({
+      command,
+      stateDir: join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun"),
+      cwd: workdir,
+      // The agent gets the step budgets it can honour; the wall clock is enforced here.
+      env: { ...io.env, BOSUN_MAX_STEPS: String(found.snapshot.brief.budget.steps), BOSUN_MAX_TOKENS: String(found.snapshot.brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(found.snapshot.brief.budget.tool_errors) },
+      secrets: [token, ...secretValues(io.env)],
+    });
+    const result = await dispatch(found.token, found.snapshot.brief, found.snapshot.brief.tier, new AbortController().signal);
+    io.setOutput("stop", JSON.stringify(result.stop));
+    io.setOutput("evidence", JSON.stringify(result.evidence ?? null));
+    const landed = await scheduler.land(config, found.issue, found.token, result.stop, result.evidence);
+    await io.summary(
+      [
+        `### Bosun work on #${item} (epoch ${epoch})`,
+        "",
+        `| stop | landed | command | exit |`,
+        `|---|---|---|---|`,
+        `| ${describeStop(result.stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${command.replace(/\|/g, "\\|")}\` | ${result.evidence?.exit ?? "—"} |`,
+        "",
+      ].join("\n"),
+    );
+    if (landed === undefined) io.setFailed("bosun work: the land was refused: the item moved to a newer epoch while the agent ran");
+    else if (result.stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(result.stop)}`);
+  },
+};
+
+export default work;
