@@ -1,17 +1,17 @@
 import type { Brief } from "../../core/brief/brief.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
-import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { Clock } from "../../core/engine/clock.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
-import type { Evidence, Journal, JournalEvent } from "../../core/journal/journal-event.js";
+import type { Journal, JournalEvent } from "../../core/journal/journal-event.js";
+import type { DistributiveOmit } from "../../core/journal/land-event.js";
 import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
-import { dispositionOf, describeStop } from "../../core/stop/stop.js";
 import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
-import { renderLanding } from "./render-landing.js";
+import { dispatchItem } from "./dispatch-item.js";
+import { landItem } from "./land-item.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
 export interface TickDeps {
@@ -30,7 +30,7 @@ export interface TickDeps {
 }
 
 /** One item of the queue, with everything the tick decided about it. */
-interface Candidate {
+export interface Candidate {
   readonly issue: QueueIssue;
   readonly brief: Brief;
   readonly hash: string;
@@ -263,53 +263,3 @@ function stillRunning(n: number, epoch: number, runs: readonly WorkflowRunView[]
   return (pulls.get(n) ?? []).some((p) => p.state === "open");
 }
 
-/** Claim granted: mirror it in a label, then hand the item to the pool's agent. */
-async function dispatchItem(deps: TickDeps, c: Candidate, token: ClaimToken, dispatch: BosunConfig["pools"][string]["dispatch"], tier: string): Promise<void> {
-  const { github, config } = deps;
-  const n = c.issue.number;
-  const stamp = new Date(deps.clock.now()).toISOString();
-  deps.journal.append({ v: 1, t: stamp, event: "CLAIM", item: String(n), holder: token.holder, epoch: token.epoch });
-  await github.addLabels(n, [config.labels.claimed]);
-  deps.journal.append({ v: 1, t: stamp, event: "DISPATCH", item: String(n), epoch: token.epoch, attempt: token.epoch, tier });
-  const mention = dispatch.kind === "comment" && dispatch.mention !== undefined ? `${dispatch.mention} ` : "";
-  const instruction = `${mention}Bosun claimed #${n} for you (epoch ${token.epoch}, lease until ${new Date(token.expiresAt).toISOString()}). Work only on the brief in the snapshot above (hash \`${c.hash}\`). ${dispatch.kind === "comment" && dispatch.instruction !== undefined ? `${dispatch.instruction} ` : ""}When you are done, comment \`/bosun land ok <what you did>\` (or \`retry\`, \`refuse\`, \`human\` with a reason).`;
-  await github.dispatch(n, dispatch, { item: String(n), epoch: token.epoch, briefHash: c.hash, instruction });
-}
-
-/**
- * Lands one outcome: the claim ref moves to a settled (or released) commit by compare-and-swap
- * first — a stale epoch stops here — then the labels and the snapshot comment follow.
- */
-export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence): Promise<{ disposition: Disposition; summary: string } | undefined> {
-  const { github, config, clock } = deps;
-  const labels = config.labels;
-  let disposition = dispositionOf(stop);
-  let summary = describeStop(stop);
-  if (disposition === "retry" && token.epoch >= config.attempts) {
-    disposition = "human";
-    summary = `${summary} (attempts exhausted: ${config.attempts})`;
-  }
-  const now = clock.now();
-  const released = await deps.store.release(
-    token,
-    disposition === "retry" ? { kind: "retry", notBefore: now + Math.min(300_000, 1000 * 2 ** token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } },
-    now,
-  );
-  const base = { v: 1 as const, t: new Date(now).toISOString(), event: "LAND" as const, item: String(n), epoch: token.epoch, ok: disposition === "ok", stop: { kind: stop.kind, ...("limit" in stop ? { limit: stop.limit } : {}), ...(stop.reason === undefined ? {} : { reason: stop.reason }) }, ...(stop.kind === "failed" ? { failure: stop.failure } : {}), disposition, ...(evidence === undefined ? {} : { evidence }) };
-  if (!released.ok) {
-    deps.journal.append({ ...base, fenced: `${released.reason}: ${released.detail}` });
-    return undefined;
-  }
-  deps.journal.append(base);
-  deps.journal.append({ v: 1, t: base.t, event: "RELEASE", item: String(n), epoch: token.epoch });
-  if (issue !== undefined) {
-    const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
-    const add = disposition === "ok" ? [labels.done] : disposition === "human" || disposition === "refuse" ? [labels.needsHuman] : [];
-    await github.setLabels(n, [...new Set([...keep, ...add])]);
-    const snap = await github.snapshot(issue);
-    if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: now, by: deps.holder, ...(evidence === undefined ? {} : { evidence }) }));
-  }
-  return { disposition, summary };
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -13,7 +13,8 @@ import type { Stop } from "../../core/stop/stop.js";
 import type { QueueIssue } from "./scheduler-github.js";
 import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
 import type { TickDeps, TickReport } from "./reconcile-tick.js";
-import { landItem, reconcileTick } from "./reconcile-tick.js";
+import { reconcileTick } from "./reconcile-tick.js";
+import { landItem } from "./land-item.js";
 
 export interface RepoSchedulerOptions {
   readonly owner: string;

@@ -1,12 +1,15 @@
 import type { ClaimStore } from "../claims/claim-store.js";
 import type { ClaimToken, ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
-import type { Journal, JournalEvent, JournalStop } from "../journal/journal-event.js";
+import type { Journal, JournalEvent } from "../journal/journal-event.js";
+import type { DistributiveOmit } from "../journal/land-event.js";
+import { landEvent } from "../journal/land-event.js";
 import { ReadyQueue } from "../queue/ready-queue.js";
-import type { Disposition, Stop } from "../stop/stop.js";
+import type { Disposition } from "../stop/stop.js";
 import { describeStop, dispositionOf, failed } from "../stop/stop.js";
 import type { Clock } from "./clock.js";
 import type { EngineLoop, FinalStatus, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
+import { BlockerGraph } from "./blocker-graph.js";
 import { LazyAbort } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
 
@@ -27,8 +30,7 @@ type Completion = { readonly id: string; readonly result: RunResult };
 export class Engine<P> {
   private readonly items = new Map<string, WorkItem<P>>();
   private readonly ready: ReadyQueue<WorkItem<P>>;
-  private readonly dependents = new Map<string, string[]>();
-  private readonly waitingOn = new Map<string, Set<string>>();
+  private readonly blockers = new BlockerGraph();
   private readonly inflight = new Map<string, Flight<P>>();
   /** Items another holder has a live claim on: looked at again at each poll. */
   private readonly elsewhere = new Set<string>();
@@ -79,14 +81,7 @@ export class Engine<P> {
     const fresh = items.filter((item) => !this.items.has(item.id));
     for (const item of fresh) this.items.set(item.id, item);
     for (const item of fresh) {
-      const pending = new Set(item.blockedBy.filter((b) => this.final.get(b)?.status !== "ok"));
-      for (const blocker of pending) {
-        const list = this.dependents.get(blocker);
-        if (list === undefined) this.dependents.set(blocker, [item.id]);
-        else list.push(item.id);
-      }
-      if (pending.size === 0) this.ready.push(item);
-      else this.waitingOn.set(item.id, pending);
+      if (this.blockers.add(item.id, item.blockedBy.filter((b) => this.final.get(b)?.status !== "ok"))) this.ready.push(item);
     }
   }
 
@@ -256,23 +251,12 @@ export class Engine<P> {
       this.blockDependents(id, `${id} did not land ok (${status})`);
       return;
     }
-    for (const dependent of this.dependents.get(id) ?? []) {
-      const pending = this.waitingOn.get(dependent);
-      if (pending === undefined) continue;
-      pending.delete(id);
-      if (pending.size === 0) {
-        this.waitingOn.delete(dependent);
-        this.ready.push(this.items.get(dependent) as WorkItem<P>);
-      }
-    }
+    for (const released of this.blockers.landedOk(id)) this.ready.push(this.items.get(released) as WorkItem<P>);
   }
 
   private blockDependents(id: string, why: string): void {
-    for (const dependent of this.dependents.get(id) ?? []) {
-      if (this.final.has(dependent) || !this.waitingOn.has(dependent)) continue;
-      this.waitingOn.delete(dependent);
-      this.final.set(dependent, { status: "blocked", summary: `blocked: ${why}` });
-      this.blockDependents(dependent, `${dependent} is blocked`);
+    for (const blocked of this.blockers.neverOk(id, why)) {
+      if (!this.final.has(blocked.id)) this.final.set(blocked.id, { status: "blocked", summary: `blocked: ${blocked.why}` });
     }
   }
 
@@ -310,7 +294,7 @@ export class Engine<P> {
   }
 
   private async idle(): Promise<IdleSummary> {
-    for (const [id, pending] of this.waitingOn) {
+    for (const [id, pending] of this.blockers.waiting()) {
       if (!this.final.has(id)) this.final.set(id, { status: "blocked", summary: `blocked by ${[...pending].join(", ")}` });
     }
     const summary: IdleSummary = { holder: this.options.holder, items: new Map(this.final), dispatched: this.dispatched };
@@ -331,33 +315,6 @@ export class Engine<P> {
     }
     this.journal.append({ v: 1, t: this.iso, ...event } as JournalEvent);
   }
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-function journalStop(stop: Stop): JournalStop {
-  switch (stop.kind) {
-    case "done":
-      return stop.reason === undefined ? { kind: "done" } : { kind: "done", reason: stop.reason };
-    case "out_of_budget":
-      return stop.reason === undefined ? { kind: stop.kind, limit: stop.limit } : { kind: stop.kind, limit: stop.limit, reason: stop.reason };
-    case "blocked":
-    case "failed":
-      return { kind: stop.kind, reason: stop.reason };
-  }
-}
-
-function landEvent(item: string, epoch: number, result: RunResult, disposition: Disposition): Omit<Extract<JournalEvent, { event: "LAND" }>, "v" | "t"> {
-  return {
-    event: "LAND",
-    item,
-    epoch,
-    ok: disposition === "ok",
-    stop: journalStop(result.stop),
-    ...(result.stop.kind === "failed" ? { failure: result.stop.failure } : {}),
-    disposition,
-    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
-  };
 }
 
 /** Runs an engine to idle: the one entry point fronts use. */
