@@ -1,9 +1,4 @@
-import { Octokit } from "@octokit/rest";
-import { readBosunConfig } from "../../adapters/github/read-bosun-config.js";
-import { systemClock } from "../../adapters/local/system-clock.js";
-import type { Journal } from "../../core/journal/journal-event.js";
-import { traceLine } from "../../core/journal/trace-line.js";
-import { RepoScheduler } from "../../app/scheduler/repo-scheduler.js";
+import { actionScheduler } from "../action-scheduler.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 
 /**
@@ -18,37 +13,22 @@ const schedule: ActionMode = {
       io.setFailed("bosun schedule: no token: set input 'github-token' (an App installation token: a GITHUB_TOKEN's dispatches start no workflows)");
       return;
     }
-    io.setSecret(token);
+    const ctx = await actionScheduler(io, "schedule", token, `action-${io.event.runId}`);
+    if (ctx === undefined) return;
+    const { octokit, scheduler } = ctx;
     const { owner, repo } = io.event.repo;
-    const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
-    const read = await readBosunConfig(octokit, owner, repo);
-    if (read.config === undefined) {
-      io.setFailed(`bosun schedule: .github/bosun.yml is invalid:\n${read.problems.map((p) => `  ${p.field}: ${p.message}`).join("\n")}`);
-      return;
-    }
-    const journal: Journal = { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) };
-    const payload = io.event.payload as { repository?: { default_branch?: string } };
-    const scheduler = new RepoScheduler(octokit, {
-      owner,
-      repo,
-      botLogin: io.input("bot-login").trim() || "github-actions[bot]",
-      defaultBranch: payload.repository?.default_branch ?? "main",
-      holder: `action-${io.event.runId}`,
-      clock: systemClock,
-      journal,
-    });
     if (io.event.name === "issue_comment") {
       const comment = io.event.payload as { comment?: { body?: string; user?: { login?: string } }; issue?: { number?: number } };
       const author = comment.comment?.user?.login;
       if (comment.comment?.body !== undefined && comment.issue?.number !== undefined && author !== undefined) {
-        const outcome = await scheduler.landByCommand(read.config, comment.issue.number, comment.comment.body, async () => {
+        const outcome = await scheduler.landByCommand(ctx.config, comment.issue.number, comment.comment.body, async () => {
           const { data } = await octokit.repos.getCollaboratorPermissionLevel({ owner, repo, username: author });
           return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
         });
         io.log.info(`bosun land: ${outcome}`);
       }
     }
-    const report = await scheduler.tick(read.config);
+    const report = await scheduler.tick(ctx.config);
     io.setOutput("idle", String(report.idle));
     io.setOutput("report", JSON.stringify(report));
     await io.summary(

@@ -1,14 +1,10 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Octokit } from "@octokit/rest";
-import { readBosunConfig } from "../../adapters/github/read-bosun-config.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
-import { systemClock } from "../../adapters/local/system-clock.js";
-import { RepoScheduler } from "../../app/scheduler/repo-scheduler.js";
 import { describeStop } from "../../core/stop/stop.js";
-import { traceLine } from "../../core/journal/trace-line.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { actionScheduler } from "../action-scheduler.js";
 
 /**
  * `work` mode: runs inside the workflow a `workflow` dispatch started. It acts only while its
@@ -28,24 +24,9 @@ const work: ActionMode = {
       io.setFailed(`bosun work: missing or invalid input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
       return;
     }
-    io.setSecret(token);
-    const { owner, repo } = io.event.repo;
-    const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
-    const read = await readBosunConfig(octokit, owner, repo);
-    if (read.config === undefined) {
-      io.setFailed(`bosun work: .github/bosun.yml is invalid: ${read.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`);
-      return;
-    }
-    const config = read.config;
-    const scheduler = new RepoScheduler(octokit, {
-      owner,
-      repo,
-      botLogin: io.input("bot-login").trim() || "bosun[bot]",
-      defaultBranch: "main",
-      holder: `work-${io.event.runId}`,
-      clock: systemClock,
-      journal: { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) },
-    });
+    const ctx = await actionScheduler(io, "work", token, `work-${io.event.runId}`);
+    if (ctx === undefined) return;
+    const { config, scheduler } = ctx;
     const found = await scheduler.claimOf(config, item);
     if ("problem" in found) {
       io.setFailed(`bosun work: refusing to act: ${found.problem}`);

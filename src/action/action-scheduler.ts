@@ -1,0 +1,34 @@
+import { Octokit } from "@octokit/rest";
+import { readBosunConfig } from "../adapters/github/read-bosun-config.js";
+import { systemClock } from "../adapters/local/system-clock.js";
+import type { BosunConfig } from "../core/config/bosun-config.js";
+import { traceLine } from "../core/journal/trace-line.js";
+import { RepoScheduler } from "../app/scheduler/repo-scheduler.js";
+import type { ActionIo } from "./action-io.js";
+
+/**
+ * The repository's scheduler as an Action run sees it: an Octokit on the run's API, the
+ * configuration from the default branch, journal events in the step log. Fails the step (and
+ * returns undefined) on a broken configuration, naming every field.
+ */
+export async function actionScheduler(io: ActionIo, mode: string, token: string, holder: string): Promise<{ octokit: Octokit; config: BosunConfig; scheduler: RepoScheduler } | undefined> {
+  io.setSecret(token);
+  const { owner, repo } = io.event.repo;
+  const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
+  const read = await readBosunConfig(octokit, owner, repo);
+  if (read.config === undefined) {
+    io.setFailed(`bosun ${mode}: .github/bosun.yml is invalid:\n${read.problems.map((p) => `  ${p.field}: ${p.message}`).join("\n")}`);
+    return undefined;
+  }
+  const payload = io.event.payload as { repository?: { default_branch?: string } };
+  const scheduler = new RepoScheduler(octokit, {
+    owner,
+    repo,
+    botLogin: io.input("bot-login").trim() || "bosun[bot]",
+    defaultBranch: payload.repository?.default_branch ?? "main",
+    holder,
+    clock: systemClock,
+    journal: { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) },
+  });
+  return { octokit, config: read.config, scheduler };
+}
