@@ -88,16 +88,26 @@ export function reconcileTick(deps: TickDeps): Promise<TickReport> {
 const running = new Map<string, Promise<TickReport>>();
 
 async function tickOnce(deps: TickDeps): Promise<TickReport> {
+  const { store, clock } = deps;
+  // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
+  // replicas do not spend requests on the same work. The lock is a claim like any other.
+  const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
+  if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
+  try {
+    return await lockedTick(deps);
+  } finally {
+    // Hand the lock back at once, so a replica whose webhook found it busy can tick now; a tick
+    // that dies keeps it only until its lease ends.
+    await store.release(lock.token, { kind: "retry", notBefore: clock.now() }, clock.now()).catch(() => undefined);
+  }
+}
+
+async function lockedTick(deps: TickDeps): Promise<TickReport> {
   const { github, store, config, clock } = deps;
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
   const leaseMs = config.lease * 1000;
   const emit = (event: DistributiveOmit<JournalEvent, "v" | "t">): void => deps.journal.append({ v: 1, t: new Date(clock.now()).toISOString(), ...event } as JournalEvent);
-
-  // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
-  // replicas do not spend requests on the same work. The lock is a claim like any other.
-  const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
-  if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
 
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));

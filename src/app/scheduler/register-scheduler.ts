@@ -6,6 +6,7 @@ import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 import type { TickReport } from "./reconcile-tick.js";
+import { TICK_LOCK_MS } from "./reconcile-tick.js";
 import { RepoScheduler } from "./repo-scheduler.js";
 
 export interface SchedulerOptions {
@@ -52,7 +53,9 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
           async () => {
             const config = await options.loadConfig(state.octokit, owner, repo);
             const report = await scheduler.tick(config);
-            await options.onTick?.({ owner, repo, octokit: state.octokit, config }, report, scheduler);
+            // Another replica was ticking: look again once its lock is surely gone, or this event is lost until the schedule.
+            if (report.busy) setTimeout(() => void state.ticker.trigger(), TICK_LOCK_MS).unref();
+            else await options.onTick?.({ owner, repo, octokit: state.octokit, config }, report, scheduler);
           },
           (err) => app.log.error({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun tick failed; the next tick retries"),
         ),

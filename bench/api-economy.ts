@@ -1,0 +1,116 @@
+/**
+ * `npm run bench -- api-economy`: GitHub requests per item over its whole life on the fake GitHub
+ * (queued → claimed → dispatched → landed → released) with one replica, and the cost of an idle
+ * tick on an unchanged repository (issue 5; targets in DESIGN.md, "Benchmarks").
+ *
+ * Ticks come as webhooks would bring them: one when the items are queued, then one per finished
+ * workflow run (the bot's own label and ref events are ignored, as an app filtering its own sender
+ * would). Runs finish one at a time, ECONOMY_GAP_S (default 60) seconds apart, so the per-tick
+ * costs that depend on time (the tick lock, lease renewals) show up as they would in production.
+ * `src/app/intake/` does not exist yet: items start from the queued state (labels and the bot's
+ * snapshot comment seeded before counting) and `intake_counted` says so.
+ * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60). Measures; never fails a build.
+ */
+import { existsSync } from "node:fs";
+import type { RequestLogEntry } from "../test/fake-github/accounting.js";
+import { reconcileTick } from "../src/app/scheduler/reconcile-tick.js";
+import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/scheduler-fixture.js";
+
+const num = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? "");
+  return process.env[name] !== undefined && Number.isFinite(value) ? value : fallback;
+};
+const items = num("ECONOMY_ITEMS", 100);
+const poolSize = num("ECONOMY_POOL", 4);
+const gapMs = num("ECONOMY_GAP_S", 60) * 1000;
+const intakeCounted = false;
+const intakeExists = existsSync(new URL("../src/app/intake/", import.meta.url));
+
+const f = await schedulerFixture(`pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\n`);
+try {
+  const numbers: number[] = [];
+  for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
+  f.fake.accounting.reset(); // the intake's snapshot comments are not the scheduler's
+  const replica = f.replica("replica-0");
+
+  // Life: the queued webhook ticks once; then every finished run is a webhook and a tick.
+  let ticks = 0;
+  const tick = async (): Promise<void> => {
+    ticks++;
+    await reconcileTick(replica);
+  };
+  await tick();
+  const finished = new Set<number>();
+  for (let guard = 0; finished.size < numbers.length && guard < items * 10; guard++) {
+    const running = [...f.fake.repo(REPO).workflowRuns.values()].filter((r) => r.status !== "completed");
+    const next = running[0];
+    if (next === undefined) break;
+    f.clock.advance(gapMs);
+    f.fake.completeWorkflowRun(REPO, next.id, "success");
+    finished.add(Number(next.inputs["item"]));
+    await tick();
+  }
+  const landed = numbers.filter((n) => f.labelsOf(n).includes("bosun:done")).length;
+  const life = [...f.fake.accounting.log];
+  const lifeCounters = f.fake.accounting.counters();
+
+  // Idle: one tick sees the last landing's own changes; the next one, on the unchanged repository,
+  // is the one measured — first as a schedule tick would come (after a gap: the tick lock has
+  // expired), then again at once (the lock still held).
+  f.clock.advance(gapMs);
+  await reconcileTick(replica);
+  const idle = async (advance: number): Promise<RequestLogEntry[]> => {
+    f.clock.advance(advance);
+    const from = f.fake.accounting.log.length;
+    const report = await reconcileTick(replica);
+    if (!report.idle) console.error("warning: the idle tick did not report idle");
+    return f.fake.accounting.log.slice(from);
+  };
+  const idleAfterGap = await idle(gapMs);
+  const idleAtOnce = await idle(0);
+
+  const perItem = (n: number): number => Number((n / items).toFixed(2));
+  const table = (log: readonly RequestLogEntry[], divisor: number): string[] => {
+    const by = new Map<string, { n: number; s304: number; create: number }>();
+    for (const e of log) {
+      const k = `${e.route ?? e.path}`;
+      const row = by.get(k) ?? { n: 0, s304: 0, create: 0 };
+      row.n++;
+      if (e.status === 304) row.s304++;
+      if (e.kind === "create") row.create++;
+      by.set(k, row);
+    }
+    return [...by].sort((a, b) => b[1].n - a[1].n).map(([k, r]) => `  ${(r.n / divisor).toFixed(2).padStart(6)}  (304: ${(r.s304 / divisor).toFixed(2)}, content-creating: ${(r.create / divisor).toFixed(2)})  ${k}`);
+  };
+  console.log(`life of ${items} items, pool ${poolSize}, ${ticks} ticks, runs finishing ${gapMs / 1000}s apart; landed ${landed}`);
+  console.log(`requests per item by endpoint (total ${lifeCounters.total}, 304s ${lifeCounters.notModified}, content-creating ${lifeCounters.contentCreating}):`);
+  for (const line of table(life, items)) console.log(line);
+  console.log(`idle tick after ${gapMs / 1000}s (tick lock expired):`);
+  for (const line of table(idleAfterGap, 1)) console.log(line);
+  console.log("idle tick at once (tick lock still held):");
+  for (const line of table(idleAtOnce, 1)) console.log(line);
+  // The tick lock's own ref requests (its commits carry no ref in the path: one per lock PATCH/POST).
+  const lockRef = life.filter((e) => decodeURIComponent(e.path).includes("claims/tick/scheduler"));
+  const lockWrites = lockRef.filter((e) => e.method !== "GET").length;
+  console.log(`of which the tick lock: ${perItem(lockRef.length)} ref requests per item (${perItem(lockWrites)} writes) + about ${perItem(lockWrites)} claim commits per item`);
+  if (!intakeExists) console.log("intake: src/app/intake/ does not exist; items start queued and intake requests are not counted");
+
+  const non304 = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.status !== 304).length;
+  console.log(
+    JSON.stringify({
+      items,
+      requests_per_item: perItem(lifeCounters.total),
+      requests_per_item_non_304: perItem(lifeCounters.total - lifeCounters.notModified),
+      content_creating_per_item: perItem(lifeCounters.contentCreating),
+      idle_tick_requests_non_304: non304(idleAfterGap),
+      idle_tick_requests_total: idleAfterGap.length,
+      idle_tick_at_once_requests_non_304: non304(idleAtOnce),
+      idle_tick_at_once_requests_total: idleAtOnce.length,
+      landed,
+      ticks,
+      intake_counted: intakeCounted,
+    }),
+  );
+} finally {
+  await f.fake.close();
+}
