@@ -22,7 +22,7 @@ const schedule: ActionMode = {
       const author = comment.comment?.user?.login;
       if (comment.comment?.body !== undefined && comment.issue?.number !== undefined && author !== undefined) {
         const outcome = await scheduler.landByCommand(ctx.config, comment.issue.number, comment.comment.body, async () => {
-          const { data } = await octokit.repos.getCollaboratorPermissionLevel({ owner, repo, username: author });
+          const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: author });
           return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
         });
         io.log.info(`bosun land: ${outcome}`);

@@ -26,7 +26,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
     async getRef(ref) {
       try {
         // A ref read must be fresh: a cached 304 body would hide a racing writer.
-        const { data } = await octokit.git.getRef({ owner, repo, ref: ref.replace(/^refs\//, ""), headers: { "cache-control": "no-cache" } });
+        const { data } = await octokit.rest.git.getRef({ owner, repo, ref: ref.replace(/^refs\//, ""), headers: { "cache-control": "no-cache" } });
         return data.object.sha;
       } catch (err) {
         if (status(err) === 404) return undefined;
@@ -35,7 +35,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
     },
     async createRef(ref, sha) {
       try {
-        await octokit.git.createRef({ owner, repo, ref, sha });
+        await octokit.rest.git.createRef({ owner, repo, ref, sha });
         return "created";
       } catch (err) {
         const message = err instanceof Error ? err.message : "";
@@ -45,23 +45,23 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
     },
     async updateRef(ref, sha) {
       try {
-        await octokit.git.updateRef({ owner, repo, ref: ref.replace(/^refs\//, ""), sha, force: false });
+        await octokit.rest.git.updateRef({ owner, repo, ref: ref.replace(/^refs\//, ""), sha, force: false });
         return "updated";
       } catch {
         return "unknown";
       }
     },
     async createCommit(message, parents) {
-      const { data } = await octokit.git.createCommit({ owner, repo, message, tree: EMPTY_TREE, parents: [...parents] });
+      const { data } = await octokit.rest.git.createCommit({ owner, repo, message, tree: EMPTY_TREE, parents: [...parents] });
       return data.sha;
     },
     async getCommitMessage(sha) {
-      const { data } = await octokit.git.getCommit({ owner, repo, commit_sha: sha });
+      const { data } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: sha });
       return data.message;
     },
     async listRefs(prefix) {
       try {
-        const response = await octokit.git.listMatchingRefs({ owner, repo, ref: prefix.replace(/^refs\//, ""), ...(listEtag === undefined ? {} : { headers: { "if-none-match": listEtag } }) });
+        const response = await octokit.rest.git.listMatchingRefs({ owner, repo, ref: prefix.replace(/^refs\//, ""), ...(listEtag === undefined ? {} : { headers: { "if-none-match": listEtag } }) });
         listEtag = response.headers.etag;
         return response.data.map((r) => ({ ref: r.ref, sha: r.object.sha }));
       } catch (err) {

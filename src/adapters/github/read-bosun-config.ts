@@ -13,7 +13,7 @@ export const CONFIG_PATH = ".github/bosun.yml";
 export async function readBosunConfig(octokit: Octokit, owner: string, repo: string, ref?: string): Promise<{ config: BosunConfig; problems: readonly ConfigProblem[] } | { config?: undefined; problems: readonly ConfigProblem[] }> {
   let text: string;
   try {
-    const { data } = await octokit.repos.getContent({ owner, repo, path: CONFIG_PATH, ...(ref === undefined ? {} : { ref }) });
+    const { data } = await octokit.rest.repos.getContent({ owner, repo, path: CONFIG_PATH, ...(ref === undefined ? {} : { ref }) });
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return { problems: [{ field: "(file)", message: `${CONFIG_PATH} is not a file` }] };
     text = Buffer.from(data.content, "base64").toString("utf8");
   } catch (err) {

@@ -42,7 +42,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     async listQueued(label) {
       const out: QueueIssue[] = [];
       for (let page = 1; page < 100; page++) {
-        const data = await conditional(`issues:${label}:${page}`, (headers) => octokit.issues.listForRepo({ owner, repo, labels: label, state: "open", per_page: 100, page, sort: "created", direction: "asc", headers }));
+        const data = await conditional(`issues:${label}:${page}`, (headers) => octokit.rest.issues.listForRepo({ owner, repo, labels: label, state: "open", per_page: 100, page, sort: "created", direction: "asc", headers }));
         for (const i of data) {
           if (i.pull_request !== undefined) continue;
           out.push({
@@ -61,7 +61,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     async snapshot(issue) {
       const cached = snapshots.get(issue.number);
       if (cached !== undefined && cached.updatedAt === issue.updatedAt) return cached.result;
-      const comments = await octokit.paginate(octokit.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       // The newest snapshot by the bot is the approved one; anyone else's marker proves nothing.
       const mine = comments.filter((c) => c.user?.login === options.botLogin && isSnapshotComment(c.body ?? "")).at(-1);
       const result: Awaited<ReturnType<SchedulerGitHub["snapshot"]>> =
@@ -76,17 +76,17 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async closedAsCompleted(issue) {
-      const { data } = await octokit.issues.get({ owner, repo, issue_number: issue });
+      const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue });
       return data.state === "closed" && data.state_reason === "completed";
     },
 
     async listRuns() {
-      const data = await conditional("runs", (headers) => octokit.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, headers }));
+      const data = await conditional("runs", (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, headers }));
       return data.workflow_runs.map((r): WorkflowRunView => ({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url }));
     },
 
     async linkedPulls() {
-      const data = await conditional("pulls", (headers) => octokit.pulls.list({ owner, repo, state: "all", sort: "updated", direction: "desc", per_page: 100, headers }));
+      const data = await conditional("pulls", (headers) => octokit.rest.pulls.list({ owner, repo, state: "all", sort: "updated", direction: "desc", per_page: 100, headers }));
       const links = new Map<number, PullLink[]>();
       for (const pr of data) {
         const state: PullLink["state"] = pr.state === "open" ? "open" : pr.merged_at !== null ? "merged" : "closed";
@@ -100,16 +100,16 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async addLabels(issue, labels) {
-      await octokit.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+      await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [...labels] });
     },
 
     async setLabels(issue, labels) {
-      await octokit.issues.setLabels({ owner, repo, issue_number: issue, labels: [...labels] });
+      await octokit.rest.issues.setLabels({ owner, repo, issue_number: issue, labels: [...labels] });
     },
 
     async removeLabel(issue, label) {
       try {
-        await octokit.issues.removeLabel({ owner, repo, issue_number: issue, name: label });
+        await octokit.rest.issues.removeLabel({ owner, repo, issue_number: issue, name: label });
       } catch (err) {
         // Already gone is the state we wanted.
         if (status(err) !== 404) throw err;
@@ -117,7 +117,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async updateComment(commentId, body) {
-      await octokit.issues.updateComment({ owner, repo, comment_id: commentId, body });
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
     },
 
     async dispatch(issue, dispatch, inputs) {
@@ -135,13 +135,13 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
           return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
         }
         case "assign":
-          await octokit.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+          await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
           return {};
         case "label":
-          await octokit.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
+          await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
           return {};
         case "comment": {
-          const { data } = await octokit.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction });
+          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction });
           return { url: data.html_url };
         }
       }

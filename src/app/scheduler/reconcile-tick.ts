@@ -89,12 +89,19 @@ const running = new Map<string, Promise<TickReport>>();
 
 async function tickOnce(deps: TickDeps): Promise<TickReport> {
   const { store, clock } = deps;
+  // First look without the lock: a tick with nothing to do (the common case: nothing finished,
+  // nothing expired, no free slot) writes nothing and costs only conditional reads.
+  try {
+    return await lockedTick(deps, true);
+  } catch (err) {
+    if (err !== NEEDS_LOCK) throw err;
+  }
   // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
   // replicas do not spend requests on the same work. The lock is a claim like any other.
   const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
   if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
   try {
-    return await lockedTick(deps);
+    return await lockedTick(deps, false);
   } finally {
     // Hand the lock back at once, so a replica whose webhook found it busy can tick now; a tick
     // that dies keeps it only until its lease ends.
@@ -102,8 +109,15 @@ async function tickOnce(deps: TickDeps): Promise<TickReport> {
   }
 }
 
-async function lockedTick(deps: TickDeps): Promise<TickReport> {
+/** Thrown by a look-only pass at its first write: the tick has work and must take the lock. */
+const NEEDS_LOCK = Symbol("needs the tick lock");
+
+async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport> {
   const { github, store, config, clock } = deps;
+  /** Every write goes through here: a look-only pass stops at the first one. */
+  const write = (): void => {
+    if (lookOnly) throw NEEDS_LOCK;
+  };
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
   const leaseMs = config.lease * 1000;
@@ -144,6 +158,7 @@ async function lockedTick(deps: TickDeps): Promise<TickReport> {
       }
     }
     if (stop !== undefined && record.leaseUntil > now) {
+      write();
       const token = await store.adopt(record.key);
       if (token !== undefined && token.epoch === record.epoch) {
         const result = await landItem(deps, n, issue, token, stop);
@@ -154,9 +169,13 @@ async function lockedTick(deps: TickDeps): Promise<TickReport> {
         continue;
       }
     }
-    if (record.leaseUntil <= now) continue; // reclaimed below, by whichever replica gets there first
+    if (record.leaseUntil <= now) {
+      write(); // reclaimed below, by whichever replica gets there first
+      continue;
+    }
     live.add(n);
     if (record.leaseUntil - now < leaseMs / 3 && (await stillRunning(n, record.epoch, (runs ??= await github.listRuns()), (pulls ??= await github.linkedPulls())))) {
+      write();
       const token = await store.adopt(record.key);
       if (token !== undefined) await store.renew(token, leaseMs, now);
     }
@@ -231,6 +250,7 @@ async function lockedTick(deps: TickDeps): Promise<TickReport> {
     let free = pool.size - inFlight.filter((f) => f.pool === poolName).length;
     for (const c of mine) {
       if (free <= 0) break;
+      write();
       const claim = await deps.claims.claim(c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), clock.now());
       if (!claim.granted) {
         emit({ event: "DENY", item: String(c.issue.number), holder: deps.holder, reason: claim.reason, detail: claim.detail });

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
+import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
@@ -10,16 +11,19 @@ import { TICK_LOCK_MS } from "./reconcile-tick.js";
 import { RepoScheduler } from "./repo-scheduler.js";
 
 export interface SchedulerOptions {
-  /** The repository's validated configuration (last good one kept by the loader). */
-  readonly loadConfig: (octokit: Octokit, owner: string, repo: string) => Promise<BosunConfig>;
+  /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
+  readonly loadConfig: (octokit: Octokit, owner: string, repo: string) => Promise<{ config: BosunConfig; problems: readonly ConfigProblem[] }>;
   readonly clock: Clock;
   /** Where journal events go (the app's structured log). */
   readonly journal: Journal;
   /** The bot's login, whose snapshot comments are trusted (e.g. `bosun[bot]`). */
-  readonly botLogin: string;
+  readonly botLogin: () => Promise<string>;
   /** Told about every tick's outcome, e.g. to refresh the dashboard. */
-  readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
+  readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig; problems: readonly ConfigProblem[] }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
 }
+
+/** Labels whose change can move the queue (Bosun's own, priorities, pools); `bosun:ready` is the intake's. */
+const SCHEDULING_LABEL = /^(bosun:(queued|claimed|done|needs-human|hold|invalid-brief)|P[0-4]|pool\/.+)$/;
 
 /** Events after which the queue may have moved: each only triggers a tick, which reads the truth. */
 const TRIGGERS = [
@@ -41,21 +45,21 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   const holder = `app-${hostname()}-${process.pid}`;
   const repos = new Map<string, { scheduler: RepoScheduler; ticker: ReturnType<typeof coalescedTicker>; octokit: Octokit }>();
 
-  const forRepo = (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
+  const forRepo = async (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
     const key = `${owner}/${repo}`;
     let entry = repos.get(key);
     if (entry === undefined) {
-      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: options.botLogin, defaultBranch, holder, clock: options.clock, journal: options.journal });
+      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal });
       const state: { scheduler: RepoScheduler; octokit: Octokit; ticker: ReturnType<typeof coalescedTicker> } = {
         scheduler,
         octokit,
         ticker: coalescedTicker(
           async () => {
-            const config = await options.loadConfig(state.octokit, owner, repo);
+            const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
             const report = await scheduler.tick(config);
             // Another replica was ticking: look again once its lock is surely gone, or this event is lost until the schedule.
             if (report.busy) setTimeout(() => void state.ticker.trigger(), TICK_LOCK_MS).unref();
-            else await options.onTick?.({ owner, repo, octokit: state.octokit, config }, report, scheduler);
+            else await options.onTick?.({ owner, repo, octokit: state.octokit, config, problems }, report, scheduler);
           },
           (err) => app.log.error({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun tick failed; the next tick retries"),
         ),
@@ -69,17 +73,22 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   };
 
   app.on([...TRIGGERS], async (context) => {
-    const payload = context.payload as { repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number } };
+    const payload = context.payload as { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number } };
     const repository = payload.repository;
     if (repository === undefined) return;
+    // Only events that can move the queue start a tick: anyone can add a label or comment, and
+    // they must not be able to make the bot write by doing so.
+    const label = payload.label?.name ?? "";
+    if (context.name === "issues" && (payload.action === "labeled" || payload.action === "unlabeled") && !SCHEDULING_LABEL.test(label)) return;
+    if (context.name === "issue_comment" && !/^\s*\/bosun\b/.test(payload.comment?.body ?? "")) return;
     const octokit = context.octokit as unknown as Octokit;
     const owner = repository.owner.login;
-    const entry = forRepo(octokit, owner, repository.name, repository.default_branch);
+    const entry = await forRepo(octokit, owner, repository.name, repository.default_branch);
     if (context.name === "issue_comment" && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
       const author = payload.comment.user.login;
-      const config = await options.loadConfig(octokit, owner, repository.name);
+      const { config } = await options.loadConfig(octokit, owner, repository.name);
       const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, async () => {
-        const { data } = await octokit.repos.getCollaboratorPermissionLevel({ owner, repo: repository.name, username: author });
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo: repository.name, username: author });
         return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
       });
       if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
@@ -88,6 +97,6 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   });
 
   return {
-    tickRepo: (octokit, owner, repo, defaultBranch) => forRepo(octokit, owner, repo, defaultBranch).ticker.trigger(),
+    tickRepo: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker.trigger(),
   };
 }

@@ -16,6 +16,8 @@ import type { TickDeps, TickReport } from "./reconcile-tick.js";
 import { reconcileTick } from "./reconcile-tick.js";
 import { landItem } from "./land-item.js";
 
+const RECENT_LANDS = 10;
+
 export interface RepoSchedulerOptions {
   readonly owner: string;
   readonly repo: string;
@@ -37,6 +39,8 @@ export class RepoScheduler {
   private guardedFor: BosunConfig | undefined;
   private readonly github;
   readonly shadow = { ticks: 0, differing: 0 };
+  /** The latest lands this process saw, newest first, for the dashboard. */
+  readonly recentLands: Array<{ issue: number; title: string; ok: boolean; summary: string; at: number }> = [];
 
   constructor(
     octokit: Octokit,
@@ -72,8 +76,12 @@ export class RepoScheduler {
     return this.guarded.denials;
   }
 
-  tick(config: BosunConfig): Promise<TickReport> {
-    return reconcileTick(this.deps(config));
+  async tick(config: BosunConfig): Promise<TickReport> {
+    const report = await reconcileTick(this.deps(config));
+    const at = this.options.clock.now();
+    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: `#${l.issue}`, ok: l.disposition === "ok", summary: l.summary, at });
+    this.recentLands.splice(RECENT_LANDS);
+    return report;
   }
 
   /**

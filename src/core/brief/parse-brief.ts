@@ -5,6 +5,7 @@ import { BRIEF_DEFAULTS } from "./brief.js";
 import { briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
+import { yamlNestingProblem } from "./yaml-depth.js";
 
 /** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
 export interface BriefSource {
@@ -51,6 +52,8 @@ export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
   if (text.length > MAX_BRIEF_BYTES) {
     return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
   }
+  const nesting = yamlNestingProblem(text);
+  if (nesting !== undefined) return fail(source, "(yaml)", `nested too deeply for a brief: ${nesting}`);
   // Aliases are capped so a "billion laughs" document is refused rather than expanded.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -83,7 +86,9 @@ function zodProblems(error: z.ZodError, input: object, source: BriefSource): Bri
     let message = issue.message;
     if (issue.code === "unrecognized_keys") {
       const where = issue.path.length === 0 ? "" : `${field}.`;
-      return { field: issue.keys.map((k) => `${where}${k}`).join(", "), message: `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`, source: source.name };
+      // A blank key (`: x` in YAML) would otherwise make a blank field name: quote it.
+      const keys = issue.keys.map((k) => (k.trim() === "" ? JSON.stringify(k) : k));
+      return { field: keys.map((k) => `${where}${k}`).join(", "), message: `unknown field${keys.length > 1 ? "s" : ""}: ${keys.join(", ")}`, source: source.name };
     }
     if (issue.code === "invalid_type" && valueAt(input, issue.path) === undefined) message = `${field} is required`;
     return { field, message, source: source.name };

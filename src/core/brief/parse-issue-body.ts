@@ -41,8 +41,8 @@ export function parseIssueBody(body: string, source: BriefSource): BriefResult {
   const text = body.replace(/\r\n?/g, "\n");
   const sections = splitSections(text);
   if (!sections.has("goal")) {
-    const fenced = /^```ya?ml[^\n]*\n([\s\S]*?)^```\s*$/m.exec(text);
-    if (fenced !== null) return parseBriefYaml(fenced[1] ?? "", source);
+    const fenced = fencedYaml(text);
+    if (fenced !== undefined) return parseBriefYaml(fenced, source);
     return { ok: false, problems: [{ field: "(body)", message: "no brief found: use the brief issue form (### Goal, ### Allowed paths, ...) or a ```yaml block", source: source.name }] };
   }
   const data: Record<string, unknown> = {};
@@ -66,10 +66,10 @@ function splitSections(text: string): Map<string, string> {
   };
   for (const line of text.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const heading = fence ? null : /^###\s+(.+?)\s*#*\s*$/.exec(line);
-    if (heading !== null) {
+    const heading = fence ? undefined : headingOf(line);
+    if (heading !== undefined) {
       flush();
-      current = (heading[1] ?? "").toLowerCase().replace(/\s+/g, " ").replace(/[*_`:]/g, "").trim();
+      current = heading.toLowerCase().replace(/\s+/g, " ").replace(/[*_`:]/g, "").trim();
       lines = [];
     } else lines.push(line);
   }
@@ -82,23 +82,83 @@ function readValue(raw: string, shape: Shape): unknown {
   if (trimmed === "" || trimmed === NO_RESPONSE) return undefined;
   switch (shape) {
     case "text":
-      return trimmed.replace(/\s*\n\s*/g, " ");
+      return trimmed
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "")
+        .join(" ");
     case "code":
       return unfence(trimmed);
     case "number":
       return /^\d+$/.test(trimmed.replace(/[,_\s]/g, "")) ? Number(trimmed.replace(/[,_\s]/g, "")) : trimmed;
     case "list":
       return unfence(trimmed)
-        .split(/\n|,(?![^{]*})/)
+        .split("\n")
+        .flatMap(splitTopLevelCommas)
         .map((item) => item.replace(/^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?/, "").replace(/^`(.*)`$/, "$1").trim())
         .filter((item) => item !== "" && item !== NO_RESPONSE);
   }
 }
 
+// The scanners below are written by hand, not as regular expressions: an issue body is written by
+// anyone, and the earlier patterns (`\s*#*\s*$`, `,(?![^{]*})`, `\s*\n\s*`) backtracked
+// polynomially — a 3,000-space heading took 9 s. Every helper here is linear in its input.
+
+/** The text of a `### Heading` line (closing `#`s dropped), or undefined for any other line. */
+function headingOf(line: string): string | undefined {
+  if (!line.startsWith("###")) return undefined;
+  const rest = line.slice(3);
+  if (rest === "" || (rest[0] !== " " && rest[0] !== "\t")) return undefined;
+  let title = rest.trim();
+  let end = title.length;
+  while (end > 0 && title[end - 1] === "#") end--;
+  // CommonMark: a closing sequence of #s counts only after a space (or as the whole title).
+  if (end === 0 || title[end - 1] === " " || title[end - 1] === "\t") title = title.slice(0, end).trim();
+  return title === "" ? undefined : title;
+}
+
+/** The content of the first ```yaml fenced block, if any. */
+function fencedYaml(text: string): string | undefined {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => /^```ya?ml(?:[^A-Za-z0-9]|$)/.test(line));
+  if (start < 0) return undefined;
+  for (let i = start + 1; i < lines.length; i++) {
+    if ((lines[i] ?? "").trimEnd() === "```") return lines.slice(start + 1, i).join("\n") + "\n";
+  }
+  return undefined;
+}
+
+/** Splits on commas outside `{...}`, so a glob such as `src/{a,b}/**` stays whole. */
+function splitTopLevelCommas(line: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth > 0) depth--;
+    else if (c === "," && depth === 0) {
+      parts.push(line.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(line.slice(from));
+  return parts;
+}
+
 function unfence(text: string): string {
-  const m = /^(```|~~~)[^\n]*\n([\s\S]*?)\n?\1\s*$/.exec(text);
-  const inner = m === null ? text : (m[2] ?? "");
-  return inner.replace(/^`([^`]*)`$/, "$1").trim();
+  const lines = text.split("\n");
+  const open = /^(`{3,}|~{3,})/.exec(lines[0] ?? "")?.[1];
+  let inner = text;
+  if (open !== undefined && lines.length >= 2) {
+    const last = (lines[lines.length - 1] ?? "").trimEnd();
+    if (last.endsWith(open)) {
+      const tail = last.slice(0, last.length - open.length);
+      inner = [...lines.slice(1, -1), ...(tail.trim() === "" ? [] : [tail])].join("\n");
+    }
+  }
+  inner = inner.trim();
+  return inner.length >= 2 && inner.startsWith("`") && inner.endsWith("`") && !inner.slice(1, -1).includes("`") ? inner.slice(1, -1).trim() : inner;
 }
 
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {

@@ -56,7 +56,9 @@ export const bosunConfigSchema = z.strictObject({
     })
     .default({})
     .transform((l) => ({ ...DEFAULT_LABELS, ...Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) }) as typeof DEFAULT_LABELS),
-  pools: z.record(name, poolSchema).default({ default: { size: 1, tier: "standard", dispatch: { kind: "comment" } } }),
+  // Without a configuration nothing is dispatched: briefs are validated and queued, and the
+  // dashboard shows them, until a maintainer gives a pool a size and a dispatch kind.
+  pools: z.record(name, poolSchema).default({ default: { size: 0, tier: "standard", dispatch: { kind: "comment" } } }),
   claims: z
     .strictObject({
       ref_prefix: z.string().regex(/^refs\/[A-Za-z0-9._/-]+\/$/, "must look like refs/bosun/claims/ (ending in /)").default("refs/bosun/claims/"),

@@ -1,6 +1,7 @@
 import { parseDocument } from "yaml";
 import type { BosunConfig } from "./bosun-config.js";
 import { bosunConfigSchema } from "./bosun-config.js";
+import { yamlNestingProblem } from "../brief/yaml-depth.js";
 
 /** One thing wrong with a configuration: the field (dotted path) and what is wrong. */
 export interface ConfigProblem {
@@ -13,6 +14,8 @@ export type ConfigResult = { readonly ok: true; readonly config: BosunConfig } |
 /** Parses `.github/bosun.yml`; an empty file is the defaults. Every problem names its field. */
 export function parseConfig(text: string): ConfigResult {
   if (text.length > 256 * 1024) return { ok: false, problems: [{ field: "(file)", message: "the configuration is larger than 256 KB" }] };
+  const nesting = yamlNestingProblem(text);
+  if (nesting !== undefined) return { ok: false, problems: [{ field: "(yaml)", message: `nested too deeply: ${nesting}` }] };
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return { ok: false, problems: doc.errors.map((e) => ({ field: "(yaml)", message: (e.message.split("\n")[0] ?? e.message).trim() })) };

@@ -1,0 +1,79 @@
+import type { Probot } from "probot";
+import { renderDashboard } from "../core/dashboard/render-dashboard.js";
+import { createConfigLoader } from "./config/load-config.js";
+import { createDashboardUpsert } from "./dashboard/upsert-dashboard.js";
+import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
+import { createLabelBootstrap } from "./intake/ensure-labels.js";
+import { registerIntake } from "./intake/register-intake.js";
+import { createSerializeByKey } from "./intake/serialize-by-key.js";
+import type { AppOctokit } from "./app-octokit.js";
+import { schedulerDashboardState } from "./dashboard/scheduler-dashboard-state.js";
+import { registerScheduler } from "./scheduler/register-scheduler.js";
+import { scheduleTicks } from "./scheduler/schedule-ticks.js";
+import type { Clock } from "../core/engine/clock.js";
+import { traceLine } from "../core/journal/trace-line.js";
+import { systemClock } from "../adapters/local/system-clock.js";
+
+/** Knobs for tests and operators; every one has a production default. */
+export interface BosunAppOptions {
+  /** The bot's login; default: asked once from `GET /app` (`<slug>[bot]`). */
+  readonly botLogin?: string;
+  /** The clock in ms (default `Date.now`). */
+  readonly now?: () => number;
+  /** How long a configuration read is trusted before a conditional re-read (default 60 s). */
+  readonly configMaxAgeMs?: number;
+  /** The scheduler's clock (default: the system clock). */
+  readonly clock?: Clock;
+  /** Tick every installed repository this often, besides the webhooks (off when undefined). */
+  readonly tickEveryMs?: number;
+  /** Run the scheduler (default true); off, the app only takes briefs in (tests of the intake alone). */
+  readonly scheduler?: boolean;
+}
+
+/** Bosun's Probot app: a plain function of the app; server, env and CLI wiring live elsewhere. */
+export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
+  const now = options.now ?? (() => Date.now());
+  const botLogin = once(async () => {
+    if (options.botLogin !== undefined) return options.botLogin;
+    const octokit = await app.auth();
+    const { data } = await octokit.rest.apps.getAuthenticated();
+    return `${data?.slug ?? "bosun"}[bot]`;
+  });
+  const upsertDashboard = createDashboardUpsert(botLogin);
+  const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? 60_000 });
+  registerIntake(app, {
+    config: configLoader,
+    labels: createLabelBootstrap(),
+    botLogin,
+    serialize: createSerializeByKey(),
+    // A configuration broken (or fixed) shows on the dashboard at once, not at the next tick.
+    onConfigProblems: async (octokit, repo, loaded) => {
+      await upsertDashboard(octokit, repo, renderDashboard(await intakeDashboardState(octokit, repo, loaded, now())));
+    },
+  });
+  if (options.scheduler === false) return;
+  const scheduler = registerScheduler(app, {
+    loadConfig: (octokit, owner, repo) => configLoader.load(octokit as unknown as AppOctokit, { owner, repo }),
+    clock: options.clock ?? systemClock,
+    journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
+    botLogin,
+    // The dashboard follows every tick; an unchanged body costs no request.
+    onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
+      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow });
+      await upsertDashboard(octokit as unknown as AppOctokit, { owner, repo }, renderDashboard(state));
+    },
+  });
+  if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);
+}
+
+/** Memoises a lookup; a failure is forgotten so the next call retries. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}

@@ -1,0 +1,43 @@
+import type { BosunConfig } from "../../core/config/bosun-config.js";
+import type { ConfigProblem } from "../../core/config/parse-config.js";
+import type { DashboardState } from "../../core/dashboard/dashboard-state.js";
+import type { TickReport } from "../scheduler/reconcile-tick.js";
+
+export interface RecentLand {
+  readonly issue: number;
+  readonly title: string;
+  readonly ok: boolean;
+  readonly summary: string;
+  readonly at: number;
+}
+
+/** The dashboard as the scheduler's latest tick sees the repository. */
+export function schedulerDashboardState(input: {
+  repo: string;
+  now: number;
+  config: BosunConfig;
+  problems: readonly ConfigProblem[];
+  report: TickReport;
+  recentLands: readonly RecentLand[];
+  shadow: { ticks: number; differing: number };
+}): DashboardState {
+  const { config, report } = input;
+  const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
+  return {
+    repo: input.repo,
+    generatedAt: input.now,
+    idle: report.idle,
+    policy: config.policy,
+    configProblems: input.problems,
+    pools: Object.entries(config.pools).map(([name, pool]) => ({
+      name,
+      size: pool.size,
+      queue: report.queue.find((q) => q.pool === name)?.items ?? [],
+      inFlight: report.inFlight.filter((f) => f.pool === name).map((f) => ({ issue: f.issue, title: f.title, holder: f.holder, epoch: f.epoch, leaseUntil: f.leaseUntil })),
+    })),
+    needsHuman: labelled(config.labels.needsHuman).map((s) => ({ issue: s.issue, title: s.title, reason: "see the Landed section of its Bosun comment" })),
+    invalid: labelled(config.labels.invalidBrief).map((s) => ({ issue: s.issue, title: s.title, problems: ["see the Bosun comment on the issue"] })),
+    recentLands: input.recentLands,
+    ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
+  };
+}

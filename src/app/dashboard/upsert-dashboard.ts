@@ -1,0 +1,41 @@
+import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../core/dashboard/dashboard-state.js";
+import { repoKey, type AppOctokit, type RepoRef } from "../app-octokit.js";
+
+export type UpsertResult = "created" | "updated" | "unchanged";
+
+/** Writes the dashboard body: at most one write per call, none when the body is unchanged. */
+export type DashboardUpsert = (octokit: AppOctokit, repo: RepoRef, body: string) => Promise<UpsertResult>;
+
+/**
+ * The dashboard issue, one per repository, like Renovate's dependency dashboard: an open issue
+ * opened by the bot whose body starts with the marker (the oldest one, should there be several).
+ * It is found once per process by listing the bot's open issues, created when missing, and then
+ * remembered with the body last written, so an unchanged body costs no request at all.
+ */
+export function createDashboardUpsert(botLogin: () => Promise<string>): DashboardUpsert {
+  const known = new Map<string, { number: number; body: string }>();
+  return async (octokit, repo, body) => {
+    const key = repoKey(repo);
+    let found = known.get(key);
+    if (found === undefined) {
+      const creator = await botLogin();
+      const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, state: "open", creator, per_page: 100 });
+      const dashboard = issues
+        .filter((i) => i.pull_request === undefined && (i.body ?? "").trimStart().startsWith(DASHBOARD_MARKER))
+        .sort((a, b) => a.number - b.number)[0];
+      if (dashboard !== undefined) found = { number: dashboard.number, body: dashboard.body ?? "" };
+    }
+    if (found === undefined) {
+      const { data } = await octokit.rest.issues.create({ ...repo, title: DASHBOARD_TITLE, body });
+      known.set(key, { number: data.number, body });
+      return "created";
+    }
+    if (found.body === body) {
+      known.set(key, found);
+      return "unchanged";
+    }
+    await octokit.rest.issues.update({ ...repo, issue_number: found.number, body });
+    known.set(key, { number: found.number, body });
+    return "updated";
+  };
+}

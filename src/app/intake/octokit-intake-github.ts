@@ -1,0 +1,76 @@
+import type { IntakeComment } from "../../core/intake/intake-types.js";
+import { statusOf, type AppOctokit, type RepoRef } from "../app-octokit.js";
+
+/** The issue as read, before its comments: `commentCount` says whether listing them is needed. */
+export interface IssueRead {
+  readonly number: number;
+  readonly title: string;
+  readonly state: "open" | "closed";
+  readonly body: string;
+  readonly labels: readonly string[];
+  readonly commentCount: number;
+}
+
+/** What the intake reads from GitHub. */
+export interface IntakeReader {
+  /** Write, maintain or admin (GitHub's legacy `permission` folds maintain into write). */
+  canWrite(login: string): Promise<boolean>;
+  issue(number: number): Promise<IssueRead>;
+  comments(number: number): Promise<readonly IntakeComment[]>;
+}
+
+/** What the intake writes to GitHub. */
+export interface IntakeWriter {
+  comment(number: number, body: string): Promise<void>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  addLabels(number: number, labels: readonly string[]): Promise<void>;
+  removeLabel(number: number, label: string): Promise<void>;
+}
+
+/** Both intake ports over the event's installation client. */
+export function octokitIntakeGitHub(octokit: AppOctokit, repo: RepoRef): IntakeReader & IntakeWriter {
+  return {
+    async canWrite(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
+        return data.permission === "admin" || data.permission === "write";
+      } catch (error) {
+        // Not a collaborator (or a bot GitHub does not know as one): no write access.
+        if (statusOf(error) === 404) return false;
+        throw error;
+      }
+    },
+    async issue(number) {
+      const { data } = await octokit.rest.issues.get({ ...repo, issue_number: number });
+      return {
+        number,
+        title: data.title,
+        state: data.state === "closed" ? "closed" : "open",
+        body: data.body ?? "",
+        labels: data.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter((l) => l !== ""),
+        commentCount: data.comments,
+      };
+    },
+    async comments(number) {
+      const all = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
+      return all.map((c) => ({ id: c.id, author: c.user?.login ?? "ghost", authorIsBot: c.user?.type === "Bot", body: c.body ?? "" }));
+    },
+    async comment(number, body) {
+      await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
+    },
+    async updateComment(commentId, body) {
+      await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body });
+    },
+    async addLabels(number, labels) {
+      await octokit.rest.issues.addLabels({ ...repo, issue_number: number, labels: [...labels] });
+    },
+    async removeLabel(number, label) {
+      try {
+        await octokit.rest.issues.removeLabel({ ...repo, issue_number: number, name: label });
+      } catch (error) {
+        // Already gone (someone else removed it meanwhile): the goal state holds.
+        if (statusOf(error) !== 404) throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/** Everything the dashboard issue shows, as plain data; the scheduler's tick builds it, the intake too. */
+export interface DashboardState {
+  readonly repo: string;
+  readonly generatedAt: number;
+  readonly idle: boolean;
+  readonly policy: string;
+  readonly configProblems: readonly { field: string; message: string }[];
+  readonly pools: readonly {
+    name: string;
+    size: number;
+    queue: readonly { issue: number; title: string; band: number; reason: string }[];
+    inFlight: readonly { issue: number; title: string; holder: string; epoch: number; leaseUntil: number; runUrl?: string }[];
+  }[];
+  readonly needsHuman: readonly { issue: number; title: string; reason: string }[];
+  readonly invalid: readonly { issue: number; title: string; problems: readonly string[] }[];
+  readonly recentLands: readonly { issue: number; title: string; ok: boolean; summary: string; at: number }[];
+  readonly shadow?: { policy: string; ticks: number; differing: number };
+}
+
+/** The hidden first line that identifies the dashboard issue among the bot's issues. */
+export const DASHBOARD_MARKER = "<!-- bosun:dashboard -->";
+/** The dashboard issue's title. */
+export const DASHBOARD_TITLE = "Bosun dashboard";

@@ -1,0 +1,80 @@
+import { DASHBOARD_MARKER, type DashboardState } from "./dashboard-state.js";
+
+/** How many queued items each pool lists before "and N more"; the issue body is capped at 65,536. */
+const MAX_ROWS = 50;
+
+/**
+ * The dashboard issue's body: pure markdown from the state, deterministic (the same state renders
+ * the same text, so the upsert can skip unchanged bodies). Titles and reasons come from issues
+ * anyone can write, so they are escaped: no markup, mentions or HTML get through.
+ */
+export function renderDashboard(state: DashboardState): string {
+  const out: string[] = [DASHBOARD_MARKER, `# Bosun dashboard for ${escape(state.repo)}`, ""];
+  const queued = state.pools.reduce((n, p) => n + p.queue.length, 0);
+  const flying = state.pools.reduce((n, p) => n + p.inFlight.length, 0);
+  out.push(
+    state.idle ? "**Idle**: the queue is empty and nothing is in flight." : `**Working**: ${queued} queued, ${flying} in flight.`,
+    "",
+    // No "updated at" line: the body must stay the same while nothing changed, so the upsert can skip it.
+    `Policy: \`${escape(state.policy)}\`.`,
+    "",
+  );
+  if (state.configProblems.length > 0) {
+    out.push("## Configuration problems", "", "`.github/bosun.yml` is invalid; Bosun keeps using the last valid configuration.", "");
+    for (const p of state.configProblems) out.push(`- \`${code(p.field)}\`: ${escape(p.message)}`);
+    out.push("");
+  }
+  for (const pool of state.pools) {
+    out.push(`## Pool \`${code(pool.name)}\` (size ${pool.size})`, "");
+    if (pool.inFlight.length > 0) {
+      out.push("In flight:", "");
+      for (const f of pool.inFlight) {
+        const run = f.runUrl === undefined ? "" : ` ([run](${encodeURI(f.runUrl)}))`;
+        out.push(`- #${f.issue} ${escape(f.title)}: held by \`${code(f.holder)}\`, epoch ${f.epoch}, lease until ${iso(f.leaseUntil)}${run}`);
+      }
+      out.push("");
+    }
+    if (pool.queue.length === 0) out.push("Queue: empty.", "");
+    else {
+      out.push("Queue, in order:", "");
+      pool.queue.slice(0, MAX_ROWS).forEach((q, i) => out.push(`${i + 1}. #${q.issue} ${escape(q.title)} (P${q.band}): ${escape(q.reason)}`));
+      if (pool.queue.length > MAX_ROWS) out.push(`\n…and ${pool.queue.length - MAX_ROWS} more.`);
+      out.push("");
+    }
+  }
+  section(out, "Needs a human", state.needsHuman, (n) => `- #${n.issue} ${escape(n.title)}: ${escape(n.reason)}`);
+  section(out, "Invalid briefs", state.invalid, (v) => `- #${v.issue} ${escape(v.title)}: ${v.problems.slice(0, 5).map((p) => `\`${code(p)}\``).join("; ")}${v.problems.length > 5 ? `; …and ${v.problems.length - 5} more` : ""}`);
+  section(out, "Recent lands", state.recentLands, (l) => `- ${l.ok ? "✅" : "❌"} #${l.issue} ${escape(l.title)}: ${escape(l.summary)} (${iso(l.at)})`);
+  if (state.shadow !== undefined) {
+    const { policy, ticks, differing } = state.shadow;
+    const share = ticks === 0 ? "no ticks yet" : `differed on ${differing} of ${ticks} ticks (${((differing / ticks) * 100).toFixed(1)}%)`;
+    out.push("## Shadow policy", "", `\`${escape(policy)}\` ${share}.`, "");
+  }
+  return out.join("\n");
+}
+
+function section<T>(out: string[], title: string, rows: readonly T[], line: (row: T) => string): void {
+  if (rows.length === 0) return;
+  out.push(`## ${title}`, "");
+  for (const row of rows.slice(0, MAX_ROWS)) out.push(line(row));
+  if (rows.length > MAX_ROWS) out.push(`- …and ${rows.length - MAX_ROWS} more`);
+  out.push("");
+}
+
+/** Markdown and HTML inert: escapes what renders, and breaks `@mentions` and `#refs` no one asked for. */
+function escape(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`)
+    .replace(/@/g, "@\u200b")
+    .slice(0, 300);
+}
+
+/** Text for inside a code span: backticks and newlines would end it. */
+function code(text: string): string {
+  return text.replace(/[`\r\n]/g, "'").slice(0, 300);
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+}

@@ -1,0 +1,101 @@
+/** `.github/bosun.yml` through the app: a broken file is reported on the dashboard by field, and the last good one stays in force. */
+import { afterEach, describe, expect, test } from "vitest";
+import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../../src/core/dashboard/dashboard-state.js";
+import { startAppServer, AppEnvError } from "../../../src/app/server.js";
+import { BOT, formBody, OWNER_REPO, REPO, startHarness, testPrivateKey, WEBHOOK_SECRET, type Harness } from "./app-harness.js";
+
+const GOOD = "policy: priority\nlabels:\n  queued: bosun:in-queue\npools:\n  default: {size: 2, dispatch: {kind: comment}}\n";
+const BROKEN = "policy: priority\nlabels:\n  queued: bosun:in-queue\npools:\n  default: {size: -1, dispatch: {kind: comment}}\n";
+
+const dashboards = (h: Harness) => [...h.fake.repo(REPO).issues.values()].filter((i) => (i.body ?? "").startsWith(DASHBOARD_MARKER));
+
+async function approve(h: Harness, n: number): Promise<void> {
+  await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
+  await h.fake.webhooks.flush();
+}
+
+describe("configuration and the dashboard", () => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.close());
+
+  test("a broken config shows on the dashboard with its exact field; intake keeps the last good config; fixing it clears the report", async () => {
+    h = await startHarness({ config: GOOD });
+    const first = h.issue(formBody());
+    await approve(h, first);
+    expect(h.labelsOf(first)).toEqual(["bosun:in-queue", "bosun:ready"]);
+    expect(dashboards(h)).toEqual([]);
+
+    h.fake.setFile(REPO, "main", ".github/bosun.yml", BROKEN);
+    const invalid = h.issue(formBody({ "Size cap": "lots" }), "Broken brief");
+    await approve(h, invalid);
+    const second = h.issue(formBody());
+    await approve(h, second);
+    // The last good config's label names are still the ones used.
+    expect(h.labelsOf(second)).toEqual(["bosun:in-queue", "bosun:ready"]);
+    const [dashboard] = dashboards(h);
+    expect(dashboards(h)).toHaveLength(1);
+    expect(dashboard).toMatchObject({ title: DASHBOARD_TITLE, user: BOT });
+    expect(dashboard?.body).toContain("## Configuration problems");
+    expect(dashboard?.body).toContain("`pools.default.size`");
+    // What the intake knows: the queue in policy order and the invalid brief with its problems.
+    expect(dashboard?.body).toContain(`#${first} A brief (P2)`);
+    expect(dashboard?.body).toContain("Invalid briefs");
+    expect(dashboard?.body).toContain(`#${invalid} Broken brief`);
+    expect(dashboard?.body).toContain("size_cap");
+
+    // The same broken file again: the dashboard is not rewritten.
+    const before = h.logPosition();
+    await approve(h, h.issue(formBody()));
+    expect(h.botWrites(before).filter((w) => w.startsWith("PATCH /repos/{owner}/{repo}/issues/{issue_number} ") || w.startsWith("POST /repos/{owner}/{repo}/issues "))).toEqual([]);
+
+    h.fake.setFile(REPO, "main", ".github/bosun.yml", GOOD);
+    await approve(h, h.issue(formBody()));
+    expect(dashboards(h)).toHaveLength(1);
+    expect(dashboards(h)[0]?.body).not.toContain("Configuration problems");
+  });
+
+  test("a repeated config read is a conditional request answered 304", async () => {
+    h = await startHarness({ config: GOOD });
+    await approve(h, h.issue(formBody()));
+    await approve(h, h.issue(formBody()));
+    const reads = h.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/contents/{path}").map((e) => e.status);
+    expect(reads).toEqual([200, 304]);
+  });
+
+  test("a missing config is the defaults, with no problem reported", async () => {
+    h = await startHarness();
+    const n = h.issue(formBody());
+    await approve(h, n);
+    expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
+    expect(dashboards(h)).toEqual([]);
+  });
+});
+
+describe("startAppServer (what `npm start` runs)", () => {
+  test("serves the app from the Probot environment: a signed webhook from the fake queues a brief", async () => {
+    const h = await startHarness();
+    const server = await startAppServer({ APP_ID: "42", PRIVATE_KEY: testPrivateKey(), WEBHOOK_SECRET, BOSUN_API_URL: h.fake.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "fatal" });
+    try {
+      h.fake.webhooks.register({ url: `${server.url}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues"] });
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      const n = h.issue(formBody());
+      await approve(h, n);
+      // Two apps (the harness's and this server) answer the same delivery; the labels converge.
+      expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
+      expect(h.comments(n).filter(([author]) => author === BOT)).toHaveLength(1);
+      const statuses = h.fake.webhooks.deliveries.filter((d) => d.hookUrl.startsWith(server.url)).map((d) => d.status);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    } finally {
+      await server.close();
+      await h.close();
+    }
+  });
+
+  test("names missing variables, never values", async () => {
+    await expect(startAppServer({ PRIVATE_KEY: "secret-key-material" })).rejects.toThrow(AppEnvError);
+    await expect(startAppServer({ PRIVATE_KEY: "secret-key-material" })).rejects.toThrow(/APP_ID, WEBHOOK_SECRET/);
+    await expect(startAppServer({ PRIVATE_KEY: "secret-key-material" })).rejects.not.toThrow(/secret-key-material/);
+  });
+});
