@@ -138,9 +138,19 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
     const n = issueOfRef(ref, prefix);
     if (record.key === TICK_LOCK_KEY) continue;
     if (n === undefined) continue;
-    if (record.state === "settled") settled.add(n);
-    if (record.state !== "held") continue;
     const issue = byNumber.get(n);
+    if (record.state === "settled") {
+      settled.add(n);
+      // The claim settled but its labels did not follow (a failed write after the land): the ref
+      // is the truth, so the mirror is repaired from it.
+      const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
+      if (issue !== undefined && !issue.labels.includes(want)) {
+        write();
+        await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
+      }
+      continue;
+    }
+    if (record.state !== "held") continue;
     const now = clock.now();
     let stop: Stop | undefined;
     if (issue === undefined) {

@@ -134,12 +134,12 @@ describe("bosun drain", () => {
     await waitFor(() => !alive(worker), 5000);
     const started = Date.now();
     const second = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "2s", "--run", "true"], { cwd: f.dir });
-    expect(second.code).toBe(0);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^RECLAIM orphan {2}from drain-/m);
     expect(second.stdout).toMatch(/^LAND orphan ok=true$/m);
     expect(Date.now() - started).toBeGreaterThan(500);
     const events = await journal(f.state);
-    expect(events.filter((e) => e.event === "DISPATCH").map((e) => e.epoch)).toEqual([1, 2]);
+    expect(events.filter((e) => e.event === "DISPATCH").map((e) => e.epoch), JSON.stringify(events)).toEqual([1, 2]);
   });
 });
 
