@@ -1,10 +1,15 @@
 import { actionScheduler } from "../action-scheduler.js";
+import { intakeEventOf } from "../intake-event.js";
+import type { AppOctokit } from "../../app/app-octokit.js";
+import { createLabelBootstrap } from "../../app/intake/ensure-labels.js";
+import { runIntake } from "../../app/intake/run-intake.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 
 /**
  * `schedule` mode: the scheduler as an Action, for teams with no server. Each run is one
  * reconcile tick (the same code the app runs); the tick lock keeps overlapping runs from fighting.
- * Triggered by issues, issue_comment, workflow_run and schedule events.
+ * Triggered by issues (where it also runs the intake, as the app would), issue_comment,
+ * workflow_run and schedule events.
  */
 const schedule: ActionMode = {
   async run(io: ActionIo) {
@@ -17,6 +22,17 @@ const schedule: ActionMode = {
     if (ctx === undefined) return;
     const { octokit, scheduler } = ctx;
     const { owner, repo } = io.event.repo;
+    if (io.event.name === "issues") {
+      // Teams with no server take briefs in here too: the same intake the app runs.
+      const payload = io.event.payload as { action?: string; issue?: { number?: number; body?: string | null }; label?: { name?: string }; sender?: { login?: string } };
+      const event = intakeEventOf(payload.action, payload);
+      const botLogin = io.input("bot-login").trim() || "bosun[bot]";
+      if (event !== undefined && payload.issue?.number !== undefined && event.sender.toLowerCase() !== botLogin.toLowerCase()) {
+        const appOctokit = octokit as unknown as AppOctokit;
+        const log = { info: (obj: object, msg: string) => io.log.info(`${msg} ${JSON.stringify(obj)}`), debug: (obj: object, msg: string) => io.log.debug(`${msg} ${JSON.stringify(obj)}`) };
+        await runIntake({ octokit: appOctokit, repo: { owner, repo }, log, labels: () => createLabelBootstrap()(appOctokit, { owner, repo }, ctx.config) }, payload.issue.number, event, botLogin, ctx.config);
+      }
+    }
     if (io.event.name === "issue_comment") {
       const comment = io.event.payload as { comment?: { body?: string; user?: { login?: string } }; issue?: { number?: number } };
       const author = comment.comment?.user?.login;

@@ -58,3 +58,30 @@ describe("the Action's schedule mode", () => {
     expect(f.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
   });
 });
+
+describe("the Action's schedule mode without a server", () => {
+  it("takes a writer's bosun:ready through the intake, then dispatches it in the same run", async () => {
+    f = await schedulerFixture(CONFIG);
+    f.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
+    f.fake.setPermission(REPO, "mona", "write");
+    const body = "Please do this.\n\n```yaml\ngoal: Add a health endpoint.\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 50\n```\n";
+    const issue = f.fake.addIssue(REPO, { title: "health", body, labels: ["bosun:ready"] });
+    const io = await run(f, "issues", { action: "labeled", label: { name: "bosun:ready" }, sender: { login: "mona" }, issue: { number: issue.number, body } });
+    expect(io.failures).toEqual([]);
+    const comments = [...f.fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === issue.number);
+    expect(comments.map((c) => c.user)).toEqual(["bosun[bot]"]);
+    expect(f.labelsOf(issue.number)).toEqual(["bosun:claimed", "bosun:queued", "bosun:ready"]);
+    expect(f.runsOf(issue.number)).toMatchObject([{ epoch: 1 }]);
+  });
+
+  it("ignores a reader's bosun:ready: no snapshot, nothing queued", async () => {
+    f = await schedulerFixture(CONFIG);
+    f.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
+    f.fake.setPermission(REPO, "rando", "read");
+    const body = "```yaml\ngoal: x\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 5\n```\n";
+    const issue = f.fake.addIssue(REPO, { title: "sneaky", body, labels: ["bosun:ready"] });
+    await run(f, "issues", { action: "labeled", label: { name: "bosun:ready" }, sender: { login: "rando" }, issue: { number: issue.number, body } });
+    expect([...f.fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === issue.number)).toEqual([]);
+    expect(f.labelsOf(issue.number)).toEqual(["bosun:ready"]);
+  });
+});

@@ -1,0 +1,46 @@
+import type { BosunConfig } from "../../core/config/bosun-config.js";
+import { decideIntake, intakeReads } from "../../core/intake/decide-intake.js";
+import type { IntakeContext, IntakeEvent } from "../../core/intake/intake-types.js";
+import type { AppOctokit, RepoRef } from "../app-octokit.js";
+import { executeIntake } from "./execute-intake.js";
+import { octokitIntakeGitHub } from "./octokit-intake-github.js";
+
+/** Where an intake runs: the app (Probot's context) or the Action's schedule mode. */
+export interface IntakeSite {
+  readonly octokit: AppOctokit;
+  readonly repo: RepoRef;
+  readonly log: { info(obj: object, msg: string): void; debug(obj: object, msg: string): void };
+  /** Creates Bosun's labels once, before the first label write. */
+  readonly labels: () => Promise<unknown>;
+}
+
+/**
+ * One intake event on one issue: read what the decision needs (the sender's permission through
+ * the API, the issue, its comments), decide from the issue's current state, and write the result.
+ */
+export async function runIntake(site: IntakeSite, number: number, event: IntakeEvent, botLogin: string, config: BosunConfig): Promise<void> {
+  const ctx: IntakeContext = { botLogin, labels: config.labels };
+  const reads = intakeReads(event, ctx);
+  if (!reads.relevant) {
+    site.log.debug({ reason: reads.reason }, "intake: ignored");
+    return;
+  }
+  const github = octokitIntakeGitHub(site.octokit, site.repo);
+  let hinted = event;
+  if (reads.permission && event.kind === "labeled") {
+    const canWrite = await github.canWrite(event.sender);
+    if (!canWrite) {
+      site.log.info({ sender: event.sender }, "intake: ignored an approval by someone without write access");
+      return;
+    }
+    hinted = { ...event, senderCanWrite: true };
+  }
+  const issue = await github.issue(number);
+  const queuedOrHeld = issue.labels.some((l) => l === ctx.labels.queued || l === ctx.labels.hold);
+  // An issue without comments has no snapshot to find; an edit matters only to a queued item.
+  const needComments = reads.comments && issue.commentCount > 0 && (event.kind !== "edited" || queuedOrHeld);
+  const comments = needComments ? await github.comments(number) : [];
+  const decision = decideIntake(hinted, { ...issue, comments }, ctx);
+  const writes = await executeIntake(github, number, decision.actions, site.labels);
+  site.log.info({ outcome: decision.outcome, reason: decision.reason, writes }, `intake: ${decision.outcome}`);
+}
