@@ -59,7 +59,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     botLogin,
     // The dashboard follows every tick; an unchanged body costs no request.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
-      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow });
+      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, events: repoScheduler.recentEvents });
       await upsertDashboard(octokit as unknown as AppOctokit, { owner, repo }, renderDashboard(state));
     },
   });

@@ -2,6 +2,10 @@ import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { DashboardState } from "../../core/dashboard/dashboard-state.js";
 import type { TickReport } from "../scheduler/reconcile-tick.js";
+import type { JournalEvent } from "../../core/journal/journal-event.js";
+import { fleetMetrics } from "../../core/metrics/fleet-metrics.js";
+import { parseJournalLine } from "../../core/metrics/journal-record.js";
+import { renderFleetMetrics } from "../../core/metrics/render-fleet-metrics.js";
 
 export interface RecentLand {
   readonly issue: number;
@@ -20,6 +24,8 @@ export function schedulerDashboardState(input: {
   report: TickReport;
   recentLands: readonly RecentLand[];
   shadow: { ticks: number; differing: number };
+  /** The journal events this process saw for the repository. */
+  events?: readonly JournalEvent[];
 }): DashboardState {
   const { config, report } = input;
   const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
@@ -39,5 +45,15 @@ export function schedulerDashboardState(input: {
     invalid: labelled(config.labels.invalidBrief).map((s) => ({ issue: s.issue, title: s.title, problems: ["see the Bosun comment on the issue"] })),
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
+    ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events) }),
   };
+}
+
+/** `bosun stats` over the events this process journalled (the app keeps no journal file). */
+function fleetMetricsSection(events: readonly JournalEvent[]): { scope: string; text: string } {
+  const records = events.flatMap((e, i) => {
+    const parsed = parseJournalLine(JSON.stringify(e), i + 1);
+    return parsed !== undefined && "record" in parsed ? [parsed.record] : [];
+  });
+  return { scope: `Over the last ${records.length} events this app process journalled (since ${events[0]?.t ?? "start"}).`, text: renderFleetMetrics(fleetMetrics(records)) };
 }

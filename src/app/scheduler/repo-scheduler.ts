@@ -8,7 +8,7 @@ import type { Journal } from "../../core/journal/journal-event.js";
 import { parseLandCommand } from "../../core/scheduler/parse-land-command.js";
 import type { BriefSnapshot } from "../../core/brief/snapshot.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { Evidence } from "../../core/journal/journal-event.js";
+import type { Evidence, JournalEvent } from "../../core/journal/journal-event.js";
 import type { Stop } from "../../core/stop/stop.js";
 import type { QueueIssue } from "./scheduler-github.js";
 import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
@@ -17,6 +17,7 @@ import { reconcileTick } from "./reconcile-tick.js";
 import { landItem } from "./land-item.js";
 
 const RECENT_LANDS = 10;
+const RECENT_EVENTS = 5000;
 
 export interface RepoSchedulerOptions {
   readonly owner: string;
@@ -39,6 +40,8 @@ export class RepoScheduler {
   private guardedFor: BosunConfig | undefined;
   private readonly github;
   readonly shadow = { ticks: 0, differing: 0 };
+  /** The journal events this process wrote for the repository, newest last (bounded), for fleet metrics. */
+  readonly recentEvents: JournalEvent[] = [];
   /** The latest lands this process saw, newest first, for the dashboard. */
   readonly recentLands: Array<{ issue: number; title: string; ok: boolean; summary: string; at: number }> = [];
 
@@ -65,7 +68,12 @@ export class RepoScheduler {
       claims: this.guarded,
       config,
       clock: this.options.clock,
-      journal: this.options.journal,
+      journal: {
+        append: (event) => {
+          this.options.journal.append(event);
+          this.recentEvents.push(event);
+        },
+      },
       holder: this.options.holder,
       shadow: this.shadow,
     };
@@ -78,6 +86,7 @@ export class RepoScheduler {
 
   async tick(config: BosunConfig): Promise<TickReport> {
     const report = await reconcileTick(this.deps(config));
+    this.recentEvents.splice(0, Math.max(0, this.recentEvents.length - RECENT_EVENTS));
     const at = this.options.clock.now();
     for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: `#${l.issue}`, ok: l.disposition === "ok", summary: l.summary, at });
     this.recentLands.splice(RECENT_LANDS);

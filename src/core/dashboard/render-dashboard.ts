@@ -50,6 +50,9 @@ export function renderDashboard(state: DashboardState): string {
     const share = ticks === 0 ? "no ticks yet" : `differed on ${differing} of ${ticks} ticks (${((differing / ticks) * 100).toFixed(1)}%)`;
     out.push("## Shadow policy", "", `\`${escape(policy)}\` ${share}.`, "");
   }
+  if (state.metrics !== undefined) {
+    out.push("## Fleet metrics", "", state.metrics.scope, "", "```text", state.metrics.text.replace(/```/g, "ˋˋˋ"), "```", "");
+  }
   return out.join("\n");
 }
 

@@ -32,5 +32,9 @@ describe("the app from label to landing", () => {
     const dashboard = [...h.fake.repo(REPO).issues.values()].find((i) => (i.body ?? "").startsWith(DASHBOARD_MARKER));
     expect(dashboard?.body).toContain(`#${second}`);
     expect(dashboard?.body).toMatch(new RegExp(`#${first}`));
+    // Fleet metrics from the app's own journal: one run, landed done.
+    expect(dashboard?.body).toContain("## Fleet metrics");
+    expect(dashboard?.body).toMatch(/Stop reasons \(1 runs?\)/);
+    expect(dashboard?.body).toMatch(/^ {2}done\s+1\s+100\.0%$/m);
   });
 });
