@@ -6,7 +6,7 @@ import { formatProblems } from "../../core/brief/brief.js";
 import { parseDuration } from "../../core/brief/duration.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
 import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
-import { runEngine } from "../../core/engine/engine.js";
+import { Engine } from "../../core/engine/engine.js";
 import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { teeJournal } from "../../core/journal/tee-journal.js";
@@ -43,7 +43,10 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --backoff DUR    delay before the first retry, doubling after (default: 1s)
   --holder NAME    claim holder name (default: drain-<pid>-<random>)
 
-Exit: 0 every brief landed ok · 1 any brief is invalid, failed, was refused or needs a human · 2 usage error`;
+Ctrl-C (or SIGTERM) stops the workers and releases their items for the next drain at once.
+
+Exit: 0 every brief landed ok · 1 any brief is invalid, failed, was refused or needs a human · 2 usage error
+      · 130 interrupted`;
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   let values;
@@ -100,7 +103,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(formatProblems(folder.problems))}\n`),
   });
 
-  const summary = await runEngine(loop, claims, systemClock, journal, {
+  const engine = new Engine(loop, claims, systemClock, journal, {
     holder,
     pool,
     leaseMs: lease * 1000,
@@ -109,6 +112,27 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
   });
+  // Ctrl-C stops cleanly: workers are told to stop and their items released for the next drain
+  // at once (not after their lease). A second Ctrl-C quits without waiting.
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (++interrupts > 1) process.exit(130);
+    io.stderr.write(`bosun drain: ${signal}: stopping the workers and releasing their items (again to quit now)\n`);
+    engine.stop(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  let summary;
+  try {
+    summary = await engine.run();
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+  if (summary.interrupted !== undefined) {
+    io.stderr.write(`bosun drain: interrupted (${summary.interrupted}); run it again to go on\n`);
+    return 130;
+  }
 
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
   for (const [id, s] of notOk) io.stderr.write(`${id}: ${s.status}: ${s.summary}\n`);

@@ -29,6 +29,8 @@ export interface IdleSummary {
   readonly holder: string;
   readonly items: ReadonlyMap<string, FinalStatus>;
   readonly dispatched: number;
+  /** Set when the run was stopped before idle: why. Nothing was in flight here when it returned. */
+  readonly interrupted?: string;
 }
 
 /**

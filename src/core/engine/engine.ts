@@ -40,6 +40,7 @@ export class Engine<P> {
   private readonly completions: Completion[] = [];
   private wake: (() => void) | undefined;
   private dispatched = 0;
+  private stopping: string | undefined;
   private isoAt = Number.NaN;
   private iso = "";
 
@@ -53,11 +54,25 @@ export class Engine<P> {
     this.ready = new ReadyQueue(options.policy, clock.now());
   }
 
-  /** Runs until idle and returns where every item ended up. */
+  /**
+   * Stops taking work and tells every running worker to stop; their items are released for
+   * another run as they come back, and run() returns once nothing is in flight (not idle).
+   */
+  stop(reason: string): void {
+    if (this.stopping !== undefined) return;
+    this.stopping = reason;
+    for (const flight of this.inflight.values()) flight.control.abort(new Error(reason));
+    this.wake?.();
+  }
+
+  /** Runs until idle (or stopped) and returns where every item ended up. */
   async run(): Promise<IdleSummary> {
     await this.readQueue();
     for (;;) {
       await this.fill();
+      if (this.stopping !== undefined && this.inflight.size === 0 && this.completions.length === 0) {
+        return { holder: this.options.holder, items: new Map(this.final), dispatched: this.dispatched, interrupted: this.stopping };
+      }
       if (this.completions.length > 0) {
         await this.landCompletions();
         continue;
@@ -87,7 +102,7 @@ export class Engine<P> {
 
   /** Claims and dispatches ready items until the pool is full or nothing is ready. */
   private async fill(): Promise<void> {
-    while (this.inflight.size < this.options.pool) {
+    while (this.stopping === undefined && this.inflight.size < this.options.pool) {
       const now = this.clock.now();
       const item = this.ready.pop(now);
       if (item === undefined) return;
@@ -138,6 +153,12 @@ export class Engine<P> {
       const flight = this.inflight.get(id);
       if (flight === undefined) continue;
       this.inflight.delete(id);
+      if (this.stopping !== undefined) {
+        // Interrupted, not failed: the item goes back to the queue at once, with its evidence.
+        const stop = failed("retry", `interrupted (${this.stopping}): released for another run`);
+        await this.settle(flight.item, flight.token, { ...result, stop }, "retry", undefined, this.clock.now());
+        continue;
+      }
       let disposition = dispositionOf(result.stop);
       let note: string | undefined;
       if (disposition === "retry" && flight.token.epoch >= this.options.maxAttempts) {
@@ -149,12 +170,12 @@ export class Engine<P> {
   }
 
   /** Lands one outcome and releases its claim together; a stale epoch's land is refused and journalled. */
-  private async settle(item: WorkItem<P>, token: ClaimToken, result: RunResult, disposition: Disposition, note?: string): Promise<void> {
+  private async settle(item: WorkItem<P>, token: ClaimToken, result: RunResult, disposition: Disposition, note?: string, retryAt?: number): Promise<void> {
     const now = this.clock.now();
     const summary = note === undefined ? describeStop(result.stop) : `${describeStop(result.stop)} (${note})`;
     const mode: ReleaseMode =
       disposition === "retry"
-        ? { kind: "retry", notBefore: now + this.options.backoffMs(token.epoch) }
+        ? { kind: "retry", notBefore: retryAt ?? now + this.options.backoffMs(token.epoch) }
         : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
     let fenced;
     try {

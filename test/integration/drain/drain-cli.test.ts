@@ -143,6 +143,25 @@ describe("bosun drain", () => {
     expect(reclaimed - claimed).toBeGreaterThanOrEqual(2000);
     expect(events.filter((e) => e.event === "DISPATCH").map((e) => e.epoch), JSON.stringify(events)).toEqual([1, 2]);
   });
+
+  it("Ctrl-C stops the workers and releases their items at once: the next drain takes them without waiting for the lease", async () => {
+    const f = await folder({ long: brief() });
+    const pidFile = join(f.dir, "worker.pid");
+    const first = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "10m", "--run", `echo $$ > ${pidFile}; sleep 30`], { cwd: f.dir });
+    await waitFor(() => existsSync(pidFile) && readFileSyncSafe(pidFile) !== "");
+    const worker = Number(readFileSyncSafe(pidFile));
+    first.child.kill("SIGINT");
+    const stopped = await first.done;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toContain("interrupted (SIGINT)");
+    await waitFor(() => !alive(worker), 5000);
+    expect(stopped.stdout).toMatch(/^LAND long ok=false {2}failed\/retry -> retry: interrupted/m);
+    expect(stopped.stdout).not.toContain("IDLE");
+    // A 10-minute lease, yet the next drain runs the item straight away.
+    const second = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "true"], { cwd: f.dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^LAND long ok=true$/m);
+  });
 });
 
 function readFileSyncSafe(path: string): string {

@@ -171,4 +171,39 @@ describe("engine", () => {
       { numRuns: 200 },
     );
   });
+
+  it("stop() tells running workers to stop, releases their items for an immediate retry, claims nothing more and never reports idle", async () => {
+    const store = new MemoryClaimStore();
+    const clock = new ManualClock();
+    const journal = new MemoryJournal();
+    let started = 0;
+    const loop: EngineLoop<null> = {
+      name: "stoppable",
+      selectQueue: async () => [item("a"), item("b"), item("c")],
+      tierPolicy: () => "standard",
+      dispatch: (_claim, _it, _tier, control) =>
+        new Promise<RunResult>((resolve) => {
+          started++;
+          control.signal.addEventListener("abort", () => resolve({ stop: failed("unclassified", "killed") }));
+        }),
+      land: async () => {},
+      onIdle: () => {},
+    };
+    const e = new Engine(loop, store, clock, journal, { ...ENGINE_DEFAULTS, holder: "h", pool: 2 });
+    const running = e.run();
+    while (started < 2) await new Promise((r) => setImmediate(r));
+    e.stop("SIGINT");
+    const summary = await running;
+    expect(summary.interrupted).toBe("SIGINT");
+    expect(started).toBe(2);
+    expect(journal.events.some((ev) => ev.event === "IDLE")).toBe(false);
+    const lands = journal.events.filter((ev) => ev.event === "LAND");
+    expect(lands.map((ev) => ev.event === "LAND" && ev.disposition)).toEqual(["retry", "retry"]);
+    for (const key of ["task:a", "task:b"]) {
+      const state = await store.inspect(key, clock.now());
+      expect(state.live).toBeUndefined();
+      expect(state.notBefore).toBeLessThanOrEqual(clock.now());
+    }
+    expect((await store.inspect("task:c", clock.now())).epoch).toBe(0);
+  });
 });
