@@ -103,7 +103,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async reclaimStale(now: number): Promise<readonly ClaimView[]> {
-    const refs = await this.currentRefs();
+    // A listing from the same tick will do: a reclaim from a stale head fails its compare-and-swap.
+    const refs = await this.currentRefs(REUSE_LISTING_MS);
     const taken: ClaimView[] = [];
     for (const { ref, sha } of refs) {
       const record = await this.recordAt(sha);
@@ -136,7 +137,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
-    const refs = await this.currentRefs();
+    // The guard is a heuristic before the lock, not the lock: a listing from the same tick will do.
+    const refs = await this.currentRefs(REUSE_LISTING_MS);
     const keys: string[] = [];
     for (const { sha } of refs) {
       const r = await this.recordAt(sha);
@@ -149,11 +151,28 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   private lastListed: ReadonlyArray<{ ref: string; sha: string }> = [];
 
   /** The claim refs; a 304 means they are as this store last listed them. */
-  private async currentRefs(): Promise<ReadonlyArray<{ ref: string; sha: string }>> {
+  private async currentRefs(maxAgeMs = 0): Promise<ReadonlyArray<{ ref: string; sha: string }>> {
+    if (maxAgeMs > 0 && Date.now() - this.listedAt <= maxAgeMs) {
+      // Recent enough: the last listing, with this store's own writes since applied to it.
+      return [...this.heads].filter((e): e is [string, string] => e[1] !== null && e[0].startsWith(this.prefix)).map(([ref, sha]) => ({ ref, sha }));
+    }
     const refs = await this.options.refs.listRefs(this.prefix);
-    if (refs !== undefined) this.lastListed = refs;
+    this.listedAt = Date.now();
+    if (refs !== undefined) {
+      this.lastListed = refs;
+      for (const key of this.heads.keys()) if (key.startsWith(this.prefix)) this.heads.set(key, null);
+      for (const { ref, sha } of refs) this.heads.set(ref, sha);
+    }
     return this.lastListed;
   }
+
+  /**
+   * Where each ref pointed when this store last saw it (a listing, or its own write); null when it
+   * did not exist. Writes start from it without reading the ref again: a stale head only makes the
+   * compare-and-swap fail, and the ref is then read back, so being optimistic costs no safety.
+   */
+  private readonly heads = new Map<string, string | null>();
+  private listedAt = Number.NEGATIVE_INFINITY;
 
   /** Every claim ref and its record, as of now (for reconcile). */
   async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecordView }>> {
@@ -173,14 +192,20 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const sha = await this.options.refs.createCommit(renderClaimMessage(next), from === undefined ? [] : [from]);
     this.records.set(sha, next);
     const outcome = from === undefined ? await this.options.refs.createRef(ref, sha) : await this.options.refs.updateRef(ref, sha);
-    if (outcome === "created" || outcome === "updated") return true;
-    if (outcome === "exists") return false;
-    // Unknown: the write may or may not have landed. The ref says which.
-    return (await this.options.refs.getRef(ref)) === sha;
+    if (outcome === "created" || outcome === "updated") {
+      this.heads.set(ref, sha);
+      return true;
+    }
+    // Lost, or unknown (the write may or may not have landed): the ref says which.
+    const now = (await this.options.refs.getRef(ref)) ?? null;
+    this.heads.set(ref, now);
+    return now === sha;
   }
 
   private async read(ref: string): Promise<{ sha: string; record: ClaimRecord | undefined } | undefined> {
-    const sha = await this.options.refs.getRef(ref);
+    const known = this.heads.get(ref);
+    const sha = known !== undefined ? (known ?? undefined) : await this.options.refs.getRef(ref);
+    if (known === undefined) this.heads.set(ref, sha ?? null);
     if (sha === undefined) return undefined;
     return { sha, record: await this.recordAt(sha) };
   }
@@ -192,6 +217,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
 }
 
 export type ClaimRecordView = ClaimRecord;
+
+/** How old a listing of claim refs may be for reclaim and the similarity guard (one tick's span). */
+const REUSE_LISTING_MS = 5_000;
 
 function fence(record: ClaimRecord | undefined, token: ClaimToken, now: number): FencedResult {
   if (record === undefined) return { ok: false, reason: "lost", detail: `no claim ref for ${token.key}` };

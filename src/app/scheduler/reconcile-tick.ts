@@ -97,7 +97,9 @@ async function tickOnce(deps: TickDeps): Promise<TickReport> {
     if (err !== NEEDS_LOCK) throw err;
   }
   // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
-  // replicas do not spend requests on the same work. The lock is a claim like any other.
+  // replicas do not spend requests on the same work. The lock is a claim like any other, on a ref
+  // outside the claims' prefix so that moving it does not change every claim listing.
+  store.bind(TICK_LOCK_KEY, TICK_LOCK_REF);
   const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
   if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
   try {
@@ -291,6 +293,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
 /** The claim key of the per-repository tick lock, and how long a tick may hold it. */
 export const TICK_LOCK_KEY = "tick:scheduler";
 export const TICK_LOCK_MS = 30_000;
+export const TICK_LOCK_REF = "refs/bosun/tick-lock";
 
 /**
  * Whether an in-flight item shows signs of life worth a lease renewal: its workflow run for this
