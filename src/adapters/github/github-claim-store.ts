@@ -1,5 +1,5 @@
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
-import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
@@ -56,26 +56,32 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
+    const first = await this.attempt(key, holder, leaseMs, now);
+    // Lost a race against a head we only remembered: the ref has been read back since, so one more
+    // attempt decides on the truth (free, held, or ours to take).
+    return first.lostRace ? (await this.attempt(key, holder, leaseMs, now)).result : first.result;
+  }
+
+  private async attempt(key: string, holder: string, leaseMs: number, now: number): Promise<{ result: ClaimResult; lostRace: boolean }> {
     const ref = this.refOf(key);
+    const remembered = this.heads.get(ref) !== undefined;
     const head = await this.read(ref);
     const current = head?.record;
-    if (current?.state === "settled") return { granted: false, reason: "not-ready", detail: `settled: ${current.outcome?.summary ?? ""}` };
+    const deny = (reason: DenyReason, detail: string) => ({ result: { granted: false as const, reason, detail }, lostRace: false });
+    if (current?.state === "settled") return deny("not-ready", `settled: ${current.outcome?.summary ?? ""}`);
     if (current?.state === "held" && current.leaseUntil > now) {
-      if (current.holder === holder) return { granted: true, token: token(current) };
-      return { granted: false, reason: "held", detail: `held by ${current.holder} (epoch ${current.epoch})` };
+      if (current.holder === holder) return { result: { granted: true, token: token(current) }, lostRace: false };
+      return deny("held", `held by ${current.holder} (epoch ${current.epoch})`);
     }
     // An expired lease is taken over directly: the fast-forward from the commit read here is the
     // compare-and-swap, and the old holder's epoch is fenced out from now on.
-    if (current?.notBefore !== undefined && current.notBefore > now) {
-      return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(current.notBefore).toISOString()}` };
-    }
+    if (current?.notBefore !== undefined && current.notBefore > now) return deny("not-ready", `retry not before ${new Date(current.notBefore).toISOString()}`);
     const evidence = await this.options.evidence?.(key);
-    if (evidence !== undefined) return { granted: false, reason: "evidence", detail: evidence };
+    if (evidence !== undefined) return deny("evidence", evidence);
     const next: ClaimRecord = { key, holder, epoch: (current?.epoch ?? 0) + 1, state: "held", leaseUntil: now + leaseMs, at: now };
-    const won = await this.advance(ref, head?.sha, next);
-    if (won) return { granted: true, token: token(next) };
+    if (await this.advance(ref, head?.sha, next)) return { result: { granted: true, token: token(next) }, lostRace: false };
     const after = (await this.read(ref))?.record;
-    return { granted: false, reason: "held", detail: `lost the race to ${after?.holder ?? "another holder"} (epoch ${after?.epoch ?? "?"})` };
+    return { result: { granted: false, reason: "held", detail: `lost the race to ${after?.holder ?? "another holder"} (epoch ${after?.epoch ?? "?"})` }, lostRace: remembered };
   }
 
   async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {

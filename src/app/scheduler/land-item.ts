@@ -36,7 +36,7 @@ export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | un
     const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
     const add = disposition === "ok" ? [labels.done] : disposition === "human" || disposition === "refuse" ? [labels.needsHuman] : [];
     await github.setLabels(n, [...new Set([...keep, ...add])]);
-    const snap = await github.snapshot(issue);
+    const snap = await github.snapshot(issue, true);
     if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: now, by: deps.holder, ...(evidence === undefined ? {} : { evidence }) }));
   }
   return { disposition, summary };

@@ -58,9 +58,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       return out;
     },
 
-    async snapshot(issue) {
+    async snapshot(issue, inFlight = false) {
       const cached = snapshots.get(issue.number);
-      if (cached !== undefined && cached.updatedAt === issue.updatedAt) return cached.result;
+      if (cached !== undefined && (cached.updatedAt === issue.updatedAt || (inFlight && cached.result.ok))) return cached.result;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       // The newest snapshot by the bot is the approved one; anyone else's marker proves nothing.
       const mine = comments.filter((c) => c.user?.login === options.botLogin && isSnapshotComment(c.body ?? "")).at(-1);

@@ -191,7 +191,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
       const token = await store.adopt(record.key);
       if (token !== undefined) await store.renew(token, leaseMs, now);
     }
-    const snap = issue === undefined ? undefined : await github.snapshot(issue);
+    const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
     const pool = issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
     inFlight.push({ issue: n, title: issue?.title ?? `#${n}`, pool, holder: record.holder, epoch: record.epoch, leaseUntil: record.leaseUntil });
   }

@@ -28,8 +28,11 @@ export interface PullLink {
 /** What the reconcile tick reads from GitHub; reads that can answer 304 return undefined for "unchanged". */
 export interface SchedulerReads {
   listQueued(label: string): Promise<readonly QueueIssue[]>;
-  /** The bot's snapshot of the issue's brief, or why there is none. */
-  snapshot(issue: QueueIssue): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
+  /**
+   * The bot's snapshot of the issue's brief, or why there is none. `inFlight`: the item is claimed,
+   * so the snapshot it was dispatched with stands (label changes since then need no re-read).
+   */
+  snapshot(issue: QueueIssue, inFlight?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
   /** Whether an issue that left the queue was closed as completed. */
   closedAsCompleted(issue: number): Promise<boolean>;
   /** Recent runs of the dispatch workflows (newest first). */
