@@ -3,8 +3,8 @@ import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
 import type { Clock } from "../../core/engine/clock.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
-import type { Journal, JournalEvent } from "../../core/journal/journal-event.js";
-import type { DistributiveOmit } from "../../core/journal/land-event.js";
+import type { Journal } from "../../core/journal/journal-event.js";
+import { journalEmitter } from "../../core/journal/journal-emitter.js";
 import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
@@ -123,7 +123,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
   const leaseMs = config.lease * 1000;
-  const emit = (event: DistributiveOmit<JournalEvent, "v" | "t">): void => deps.journal.append({ v: 1, t: new Date(clock.now()).toISOString(), ...event } as JournalEvent);
+  const emit = journalEmitter(deps.journal, clock);
 
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));

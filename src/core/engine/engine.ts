@@ -1,7 +1,8 @@
 import type { ClaimStore } from "../claims/claim-store.js";
 import type { ClaimToken, ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
-import type { Journal, JournalEvent } from "../journal/journal-event.js";
-import type { DistributiveOmit } from "../journal/land-event.js";
+import type { Journal } from "../journal/journal-event.js";
+import type { UnstampedEvent } from "../journal/journal-emitter.js";
+import { journalEmitter } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
 import { ReadyQueue } from "../queue/ready-queue.js";
 import type { Disposition } from "../stop/stop.js";
@@ -41,17 +42,17 @@ export class Engine<P> {
   private wake: (() => void) | undefined;
   private dispatched = 0;
   private stopping: string | undefined;
-  private isoAt = Number.NaN;
-  private iso = "";
+  private readonly emit: (event: UnstampedEvent) => void;
 
   constructor(
     private readonly loop: EngineLoop<P>,
     private readonly claims: ClaimStore,
     private readonly clock: Clock,
-    private readonly journal: Journal,
+    journal: Journal,
     private readonly options: EngineOptions,
   ) {
     this.ready = new ReadyQueue(options.policy, clock.now());
+    this.emit = journalEmitter(journal, clock);
   }
 
   /**
@@ -327,15 +328,6 @@ export class Engine<P> {
     return summary;
   }
 
-  private emit(event: DistributiveOmit<JournalEvent, "v" | "t">): void {
-    const now = this.clock.now();
-    // Formatting a date costs more than the rest of an event: reuse it within one millisecond.
-    if (now !== this.isoAt) {
-      this.isoAt = now;
-      this.iso = new Date(now).toISOString();
-    }
-    this.journal.append({ v: 1, t: this.iso, ...event } as JournalEvent);
-  }
 }
 
 /** Runs an engine to idle: the one entry point fronts use. */
