@@ -1,16 +1,15 @@
 import type { ClaimStore } from "../claims/claim-store.js";
-import type { ClaimToken, ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
+import type { ClaimToken, ReleaseMode } from "../claims/claim-token.js";
 import type { Journal } from "../journal/journal-event.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { journalEmitter } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
-import { ReadyQueue } from "../queue/ready-queue.js";
 import type { Disposition } from "../stop/stop.js";
 import { describeStop, dispositionOf, failed } from "../stop/stop.js";
 import type { Clock } from "./clock.js";
-import type { EngineLoop, FinalStatus, IdleSummary, RunResult } from "./engine-loop.js";
+import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
-import { BlockerGraph } from "./blocker-graph.js";
+import { ItemBook } from "./item-book.js";
 import { LazyAbort } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
 
@@ -29,15 +28,8 @@ type Completion = { readonly id: string; readonly result: RunResult };
  * nothing is in flight anywhere the claim store can see. It never looks at an item's content.
  */
 export class Engine<P> {
-  private readonly items = new Map<string, WorkItem<P>>();
-  private readonly ready: ReadyQueue<WorkItem<P>>;
-  private readonly blockers = new BlockerGraph();
+  private readonly book: ItemBook<P>;
   private readonly inflight = new Map<string, Flight<P>>();
-  /** Items another holder has a live claim on: looked at again at each poll. */
-  private readonly elsewhere = new Set<string>();
-  /** Items waiting out a retry backoff: id -> earliest next attempt. */
-  private readonly backoff = new Map<string, number>();
-  private readonly final = new Map<string, FinalStatus>();
   private readonly completions: Completion[] = [];
   private wake: (() => void) | undefined;
   private dispatched = 0;
@@ -51,7 +43,7 @@ export class Engine<P> {
     journal: Journal,
     private readonly options: EngineOptions,
   ) {
-    this.ready = new ReadyQueue(options.policy, clock.now());
+    this.book = new ItemBook(options.policy, clock.now());
     this.emit = journalEmitter(journal, clock);
   }
 
@@ -72,7 +64,7 @@ export class Engine<P> {
     for (;;) {
       await this.fill();
       if (this.stopping !== undefined && this.inflight.size === 0 && this.completions.length === 0) {
-        return { holder: this.options.holder, items: new Map(this.final), dispatched: this.dispatched, interrupted: this.stopping };
+        return { holder: this.options.holder, items: new Map(this.book.final), dispatched: this.dispatched, interrupted: this.stopping };
       }
       if (this.completions.length > 0) {
         await this.landCompletions();
@@ -85,7 +77,7 @@ export class Engine<P> {
       }
       // Nothing in flight here: look at the world before calling it idle.
       const wait = await this.lookAround();
-      if (this.ready.size > 0) continue;
+      if (this.book.ready.size > 0) continue;
       if (wait === undefined) break;
       await this.clock.sleep(wait);
     }
@@ -93,26 +85,21 @@ export class Engine<P> {
   }
 
   private async readQueue(): Promise<void> {
-    const items = await this.loop.selectQueue(this.clock.now());
-    const fresh = items.filter((item) => !this.items.has(item.id));
-    for (const item of fresh) this.items.set(item.id, item);
-    for (const item of fresh) {
-      if (this.blockers.add(item.id, item.blockedBy.filter((b) => this.final.get(b)?.status !== "ok"))) this.ready.push(item);
-    }
+    this.book.add(await this.loop.selectQueue(this.clock.now()));
   }
 
   /** Claims and dispatches ready items until the pool is full or nothing is ready. */
   private async fill(): Promise<void> {
     while (this.stopping === undefined && this.inflight.size < this.options.pool) {
       const now = this.clock.now();
-      const item = this.ready.pop(now);
+      const item = this.book.ready.pop(now);
       if (item === undefined) return;
       let claim;
       try {
         claim = await this.claims.claim(item.claimKey, this.options.holder, this.options.leaseMs, now);
       } catch {
         // The store could not answer: try the item again after a poll, never assume either way.
-        this.backoff.set(item.id, now + this.options.pollMs);
+        this.book.backoff.set(item.id, now + this.options.pollMs);
         continue;
       }
       if (!claim.granted) {
@@ -188,7 +175,7 @@ export class Engine<P> {
     if (!fenced.ok) {
       this.emit({ ...land, fenced: `${fenced.reason}: ${fenced.detail}` });
       // Someone newer holds the item (or the store lost it): look again at the next poll.
-      this.elsewhere.add(item.id);
+      this.book.elsewhere.add(item.id);
       return;
     }
     this.emit(land);
@@ -198,42 +185,20 @@ export class Engine<P> {
     } catch {
       // The claim store already holds the outcome; a front that failed to show it can catch up.
     }
-    if (mode.kind === "retry") this.backoff.set(item.id, mode.notBefore);
-    else this.markSettled(item.id, mode.outcome);
+    if (mode.kind === "retry") this.book.backoff.set(item.id, mode.notBefore);
+    else this.book.settled(item.id, mode.outcome);
   }
 
   private async onDenied(item: WorkItem<P>, reason: string, detail: string): Promise<void> {
-    if (reason === "held") {
-      this.elsewhere.add(item.id);
-      return;
-    }
-    if (reason === "not-ready") {
-      await this.recheck(item.id, this.clock.now());
-      return;
-    }
-    this.final.set(item.id, { status: "denied", summary: `${reason}: ${detail}` });
-    this.blockDependents(item.id, `${item.id} was denied (${reason})`);
+    if (reason === "held") this.book.elsewhere.add(item.id);
+    else if (reason === "not-ready") await this.recheck(item.id, this.clock.now());
+    else this.book.denied(item.id, reason, detail);
   }
 
   /** Asks the store where an item stands and files it accordingly; returns when to look again. */
   private async recheck(id: string, now: number): Promise<number | undefined> {
-    const item = this.items.get(id) as WorkItem<P>;
-    const state = await this.claims.inspect(item.claimKey, now);
-    this.elsewhere.delete(id);
-    if (state.settled !== undefined) {
-      this.markSettled(id, state.settled);
-      return undefined;
-    }
-    if (state.live !== undefined && state.live.expiresAt > now) {
-      this.elsewhere.add(id);
-      return state.live.expiresAt;
-    }
-    if (state.notBefore !== undefined && state.notBefore > now) {
-      this.backoff.set(id, state.notBefore);
-      return state.notBefore;
-    }
-    this.ready.push(item);
-    return undefined;
+    const item = this.book.get(id) as WorkItem<P>;
+    return this.book.file(id, await this.claims.inspect(item.claimKey, now), now);
   }
 
   /**
@@ -244,42 +209,18 @@ export class Engine<P> {
   private async lookAround(): Promise<number | undefined> {
     let now = this.clock.now();
     for (const view of await this.claims.reclaimStale(now)) {
-      const id = [...this.items.values()].find((i) => i.claimKey === view.key)?.id ?? view.key;
-      this.emit({ event: "RECLAIM", item: id, from: view.holder, epoch: view.epoch });
+      this.emit({ event: "RECLAIM", item: this.book.idOfKey(view.key) ?? view.key, from: view.holder, epoch: view.epoch });
     }
     await this.readQueue();
     now = this.clock.now();
-    let next = Infinity;
-    for (const [id, at] of this.backoff) {
-      if (at <= now) {
-        this.backoff.delete(id);
-        this.ready.push(this.items.get(id) as WorkItem<P>);
-      } else next = Math.min(next, at);
-    }
-    for (const id of [...this.elsewhere]) {
+    let next = this.book.wakeBackoffs(now);
+    for (const id of [...this.book.elsewhere]) {
       const at = await this.recheck(id, now);
       if (at !== undefined) next = Math.min(next, at);
     }
-    if (this.ready.size > 0) return 0;
-    if (this.elsewhere.size === 0 && this.backoff.size === 0) return undefined;
+    if (this.book.ready.size > 0) return 0;
+    if (this.book.elsewhere.size === 0 && this.book.backoff.size === 0) return undefined;
     return Math.max(1, Math.min(this.options.pollMs, next - now));
-  }
-
-  private markSettled(id: string, outcome: SettledOutcome): void {
-    if (this.final.has(id)) return;
-    const status = outcome.ok ? "ok" : outcome.disposition === "refuse" ? "refused" : "needs-human";
-    this.final.set(id, { status, summary: outcome.summary } as FinalStatus);
-    if (!outcome.ok) {
-      this.blockDependents(id, `${id} did not land ok (${status})`);
-      return;
-    }
-    for (const released of this.blockers.landedOk(id)) this.ready.push(this.items.get(released) as WorkItem<P>);
-  }
-
-  private blockDependents(id: string, why: string): void {
-    for (const blocked of this.blockers.neverOk(id, why)) {
-      if (!this.final.has(blocked.id)) this.final.set(blocked.id, { status: "blocked", summary: `blocked: ${blocked.why}` });
-    }
   }
 
   private async waitForWork(): Promise<void> {
@@ -316,12 +257,10 @@ export class Engine<P> {
   }
 
   private async idle(): Promise<IdleSummary> {
-    for (const [id, pending] of this.blockers.waiting()) {
-      if (!this.final.has(id)) this.final.set(id, { status: "blocked", summary: `blocked by ${[...pending].join(", ")}` });
-    }
-    const summary: IdleSummary = { holder: this.options.holder, items: new Map(this.final), dispatched: this.dispatched };
+    const items = this.book.close();
+    const summary: IdleSummary = { holder: this.options.holder, items, dispatched: this.dispatched };
     const counts = new Map<string, number>();
-    for (const f of this.final.values()) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+    for (const f of items.values()) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
     const text = [...counts].map(([k, n]) => `${k}=${n}`).join(" ") || "nothing queued";
     this.emit({ event: "IDLE", holder: this.options.holder, summary: text });
     await this.loop.onIdle(summary);
