@@ -80,6 +80,17 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       return data.state === "closed" && data.state_reason === "completed";
     },
 
+    async isOpen(issue) {
+      try {
+        const data = await conditional(`issue:${issue}`, (headers) => octokit.rest.issues.get({ owner, repo, issue_number: issue, headers }));
+        return data.state === "open";
+      } catch (err) {
+        // A blocker that does not exist (or is not visible) cannot hold anything up.
+        if (status(err) === 404 || status(err) === 410) return false;
+        throw err;
+      }
+    },
+
     async listRuns() {
       const data = await conditional("runs", (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, headers }));
       return data.workflow_runs.map((r): WorkflowRunView => ({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url }));

@@ -11,6 +11,7 @@ import type { Disposition, Stop } from "../../core/stop/stop.js";
 import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import { dispatchItem } from "./dispatch-item.js";
+import { readyCandidates } from "./ready-candidates.js";
 import { landItem } from "./land-item.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
@@ -135,6 +136,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
   const inFlight: InFlightView[] = [];
   const settled = new Set<number>();
   const live = new Set<number>();
+  const liveIds = new Map<number, string | undefined>();
 
   for (const { ref, record } of claims) {
     const n = issueOfRef(ref, prefix);
@@ -193,6 +195,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
     }
     const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
     const pool = issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
+    liveIds.set(n, snap?.ok === true ? snap.snapshot.brief.id : undefined);
     inFlight.push({ issue: n, title: issue?.title ?? `#${n}`, pool, holder: record.holder, epoch: record.epoch, leaseUntil: record.leaseUntil });
   }
 
@@ -204,46 +207,20 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
     await github.removeLabel(n, labels.claimed);
   }
 
-  // The queue: queued issues with a valid snapshot, not held, not settled, not in flight.
-  const skipped: Array<{ issue: number; title: string; reason: string }> = [];
-  const candidates: Candidate[] = [];
-  const blockedOut = new Set<string>([labels.hold, labels.needsHuman, labels.done, labels.invalidBrief]);
-  for (const issue of issues) {
-    if (live.has(issue.number) || settled.has(issue.number)) continue;
-    const stop = issue.labels.find((l) => blockedOut.has(l));
-    if (stop !== undefined) {
-      skipped.push({ issue: issue.number, title: issue.title, reason: `labelled ${stop}` });
-      continue;
-    }
-    const snap = await github.snapshot(issue);
-    if (!snap.ok) {
-      skipped.push({ issue: issue.number, title: issue.title, reason: snap.reason });
-      continue;
-    }
-    const facts = issueFacts(issue.labels, snap.snapshot.brief, config);
-    store.bind(snap.snapshot.brief.claim_key, `${prefix}${issue.number}`);
-    const due = snap.snapshot.brief.due === undefined ? undefined : Date.parse(snap.snapshot.brief.due);
-    candidates.push({
-      issue,
-      brief: snap.snapshot.brief,
-      hash: snap.snapshot.hash,
-      commentId: snap.commentId,
-      commentBody: snap.body,
-      item: { id: String(issue.number), band: facts.band, createdAt: issue.createdAt, ...(due === undefined || Number.isNaN(due) ? {} : { due }), unblocks: 0, pool: facts.pool },
-    });
-  }
-  const open = new Set(issues.map((i) => String(i.number)));
-  const ids = new Map(candidates.map((c) => [c.brief.id, c]));
-  const unblocks = new Map<string, number>();
-  for (const c of candidates) for (const b of c.brief.blocked_by) unblocks.set(b, (unblocks.get(b) ?? 0) + 1);
-  const ready = candidates
-    .filter((c) => {
-      // A blocker is open while its issue is still queued (by `#n`) or its brief is still in the queue (by id).
-      const waiting = c.brief.blocked_by.filter((b) => (b.startsWith("#") ? open.has(b.slice(1)) && !settled.has(Number(b.slice(1))) : ids.has(b)));
-      if (waiting.length > 0) skipped.push({ issue: c.issue.number, title: c.issue.title, reason: `blocked by ${waiting.join(", ")}` });
-      return waiting.length === 0;
-    })
-    .map((c) => ({ ...c, item: { ...c.item, unblocks: unblocks.get(c.brief.id) ?? unblocks.get(`#${c.issue.number}`) ?? 0 } }));
+  // The queue: queued issues with a valid snapshot, not held, not settled, not in flight or blocked.
+  const openCache = new Map<number, boolean>();
+  const { ready, skipped } = await readyCandidates({
+    issues,
+    github,
+    store,
+    config,
+    live: liveIds,
+    settled,
+    isOpen: async (n) => {
+      if (!openCache.has(n)) openCache.set(n, await github.isOpen(n));
+      return openCache.get(n) as boolean;
+    },
+  });
 
   // Refill each pool to its size, best first by the live policy.
   const now = clock.now();

@@ -35,6 +35,8 @@ export interface SchedulerReads {
   snapshot(issue: QueueIssue, inFlight?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
   /** Whether an issue that left the queue was closed as completed. */
   closedAsCompleted(issue: number): Promise<boolean>;
+  /** Whether an issue is open (a `#n` blocker outside the queue). */
+  isOpen(issue: number): Promise<boolean>;
   /** Recent runs of the dispatch workflows (newest first). */
   listRuns(): Promise<readonly WorkflowRunView[]>;
   /** Pull requests linked to items, by issue number. */

@@ -93,4 +93,25 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(t.skipped.map((s) => s.issue)).toEqual(expect.arrayContaining([held, child]));
     expect(t.skipped.find((s) => s.issue === child)?.reason).toBe("blocked by parent");
   });
+
+  it("keeps a dependent out while its blocker is in flight, and while a #n blocker outside the queue is open", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const parent = await f.queue("parent", "priority: 0");
+    const child = await f.queue("child", "priority: 1\nblocked_by: [parent]");
+    const outside = f.fake.addIssue(REPO, { title: "a plain open issue" }).number;
+    const closed = f.fake.addIssue(REPO, { title: "done already", state: "closed" }).number;
+    const waitsOnOpen = await f.queue("waits-on-open", `blocked_by: ["#${outside}"]`);
+    const waitsOnClosed = await f.queue("waits-on-closed", `blocked_by: ["#${closed}"]`);
+    const a = f.replica("a");
+    const first = await reconcileTick(a);
+    expect(first.dispatched.sort()).toEqual([parent, waitsOnClosed].sort());
+    const second = await reconcileTick(a);
+    // The parent is in flight now: the child still waits for it.
+    expect(second.dispatched).toEqual([]);
+    expect(second.skipped.find((s) => s.issue === child)?.reason).toBe("blocked by parent");
+    expect(second.skipped.find((s) => s.issue === waitsOnOpen)?.reason).toBe(`blocked by #${outside}`);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(parent)[0]!.id, "success");
+    const third = await reconcileTick(a);
+    expect(third.dispatched).toEqual([child]);
+  });
 });
