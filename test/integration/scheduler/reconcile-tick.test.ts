@@ -104,7 +104,7 @@ describe("reconcile tick on the fake GitHub", () => {
     const waitsOnClosed = await f.queue("waits-on-closed", `blocked_by: ["#${closed}"]`);
     const a = f.replica("a");
     const first = await reconcileTick(a);
-    expect(first.dispatched.sort()).toEqual([parent, waitsOnClosed].sort());
+    expect([...first.dispatched].sort()).toEqual([parent, waitsOnClosed].sort());
     const second = await reconcileTick(a);
     // The parent is in flight now: the child still waits for it.
     expect(second.dispatched).toEqual([]);
