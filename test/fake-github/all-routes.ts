@@ -4,6 +4,7 @@ import { actionRoutes } from "./routes/actions.js";
 import { appRoutes } from "./routes/app.js";
 import { checkRoutes } from "./routes/checks.js";
 import { commentRoutes } from "./routes/comments.js";
+import { compareRoutes } from "./routes/compare.js";
 import { contentRoutes } from "./routes/contents.js";
 import { deploymentRoutes } from "./routes/deployments.js";
 import { gitCommitRoutes } from "./routes/git-commits.js";
@@ -20,6 +21,7 @@ export const allRoutes: readonly Route[] = [
   ...commentRoutes,
   ...gitRefRoutes,
   ...gitCommitRoutes,
+  ...compareRoutes,
   ...contentRoutes,
   ...repoRoutes,
   ...pullRoutes,

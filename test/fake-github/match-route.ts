@@ -2,7 +2,7 @@
 import type { Route } from "./route.js";
 
 /** Parameters whose value may hold slashes (GitHub's `x-multi-segment`), raw or as `%2F`. */
-const MULTI_SEGMENT = new Set(["ref", "path"]);
+const MULTI_SEGMENT = new Set(["ref", "path", "basehead"]);
 /** Parameters that are always numbers, so `/issues/comments` never reads as issue `comments`. */
 const NUMERIC = /(_number|_id|^id)$/;
 const NOT_NUMERIC = new Set(["workflow_id"]);

@@ -5,8 +5,6 @@ import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { recordingIo } from "./fake-action-io.js";
 import type { RecordingIo } from "./fake-action-io.js";
-import { startRangeShim } from "./range-shim.js";
-import type { RangeShim } from "./range-shim.js";
 import { json, refusedPortUrl, startVersionServer } from "./version-server.js";
 import type { VersionServer } from "./version-server.js";
 
@@ -17,7 +15,6 @@ const TOKEN = "ghs_fakeInstallationToken0123456789abcdef";
 const fast = { interval: "20ms", timeout: "500ms", "probe-timeout": "300ms", seed: "1", field: "version" };
 
 let fake: FakeGitHub;
-let shim: RangeShim;
 let target: VersionServer | undefined;
 let world: { prevSha: string; headSha: string; deploymentId: number; issue: number; other: number; pull: number };
 
@@ -51,13 +48,11 @@ beforeEach(async () => {
   await deploy(prevSha);
   const deploymentId = await deploy(headSha);
   world = { prevSha, headSha, deploymentId, issue: issue.number, other: other.number, pull: pull.number };
-  shim = await startRangeShim(fake, REPO);
 });
 
 afterEach(async () => {
   await target?.close();
   target = undefined;
-  await shim.close();
   await fake.close();
 });
 
@@ -79,7 +74,7 @@ async function runMode(environmentUrl: string): Promise<RecordingIo> {
         deployment: { id: world.deploymentId, sha: world.headSha, environment: "production" },
       },
     },
-    { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: shim.url },
+    { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url },
   );
   const load = modes["verify"];
   if (load === undefined) throw new Error("verify mode is not registered");
