@@ -7,12 +7,14 @@
  * workflow run (the bot's own label and ref events are ignored, as an app filtering its own sender
  * would). Runs finish one at a time, ECONOMY_GAP_S (default 60) seconds apart, so the per-tick
  * costs that depend on time (the tick lock, lease renewals) show up as they would in production.
- * `src/app/intake/` does not exist yet: items start from the queued state (labels and the bot's
- * snapshot comment seeded before counting) and `intake_counted` says so.
+ * Each item's life starts at its intake: a writer's `bosun:ready` on an issue whose body holds the
+ * brief, taken in by the same intake the app runs (its one-time label bootstrap is left out).
  * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60). Measures; never fails a build.
  */
-import { existsSync } from "node:fs";
 import type { RequestLogEntry } from "../test/fake-github/accounting.js";
+import type { AppOctokit } from "../src/app/app-octokit.js";
+import { createLabelBootstrap } from "../src/app/intake/ensure-labels.js";
+import { runIntake } from "../src/app/intake/run-intake.js";
 import { reconcileTick } from "../src/app/scheduler/reconcile-tick.js";
 import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/scheduler-fixture.js";
 
@@ -23,14 +25,28 @@ const num = (name: string, fallback: number): number => {
 const items = num("ECONOMY_ITEMS", 100);
 const poolSize = num("ECONOMY_POOL", 4);
 const gapMs = num("ECONOMY_GAP_S", 60) * 1000;
-const intakeCounted = false;
-const intakeExists = existsSync(new URL("../src/app/intake/", import.meta.url));
 
 const f = await schedulerFixture(`pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\n`);
 try {
+  f.fake.setPermission(REPO, "mona", "write");
   const numbers: number[] = [];
-  for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
-  f.fake.accounting.reset(); // the intake's snapshot comments are not the scheduler's
+  const bodies = new Map<number, string>();
+  for (let i = 0; i < items; i++) {
+    const body = `\`\`\`yaml\ngoal: Work on item ${i}.\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 100\nclaim_key: task:item-${i}\n\`\`\`\n`;
+    const n = f.fake.addIssue(REPO, { title: `item ${i}`, body, labels: ["bosun:ready"] }).number;
+    numbers.push(n);
+    bodies.set(n, body);
+  }
+  const appOctokit = f.octokit as unknown as AppOctokit;
+  const repo = { owner: "acme", repo: "app" };
+  const bootstrap = createLabelBootstrap();
+  await bootstrap(appOctokit, repo, f.config); // once per repository and process: not an item's cost
+  f.fake.accounting.reset();
+  const quiet = { info: () => {}, debug: () => {} };
+  for (const n of numbers) {
+    await runIntake({ octokit: appOctokit, repo, log: quiet, labels: () => bootstrap(appOctokit, repo, f.config) }, n, { kind: "labeled", label: "bosun:ready", sender: "mona", senderCanWrite: false, approvedBody: bodies.get(n) ?? "" }, "bosun[bot]", f.config);
+  }
+  const intakeCounters = f.fake.accounting.counters();
   const replica = f.replica("replica-0");
 
   // Life: the queued webhook ticks once; then every finished run is a webhook and a tick.
@@ -90,10 +106,10 @@ try {
   console.log("idle tick at once (tick lock still held):");
   for (const line of table(idleAtOnce, 1)) console.log(line);
   // The tick lock's own ref requests (its commits carry no ref in the path: one per lock PATCH/POST).
-  const lockRef = life.filter((e) => decodeURIComponent(e.path).includes("claims/tick/scheduler"));
+  const lockRef = life.filter((e) => decodeURIComponent(e.path).includes("bosun/tick-lock"));
   const lockWrites = lockRef.filter((e) => e.method !== "GET").length;
   console.log(`of which the tick lock: ${perItem(lockRef.length)} ref requests per item (${perItem(lockWrites)} writes) + about ${perItem(lockWrites)} claim commits per item`);
-  if (!intakeExists) console.log("intake: src/app/intake/ does not exist; items start queued and intake requests are not counted");
+  console.log(`of which the intake: ${perItem(intakeCounters.total)} requests per item (${perItem(intakeCounters.contentCreating)} content-creating)`);
 
   const non304 = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.status !== 304).length;
   console.log(
@@ -106,9 +122,11 @@ try {
       idle_tick_requests_total: idleAfterGap.length,
       idle_tick_at_once_requests_non_304: non304(idleAtOnce),
       idle_tick_at_once_requests_total: idleAtOnce.length,
+      intake_requests_per_item: perItem(intakeCounters.total),
+      scheduler_requests_per_item: perItem(lifeCounters.total - intakeCounters.total),
       landed,
       ticks,
-      intake_counted: intakeCounted,
+      intake_counted: true,
     }),
   );
 } finally {
