@@ -1,4 +1,5 @@
 import { actionScheduler } from "../action-scheduler.js";
+import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
 import { intakeEventOf } from "../intake-event.js";
 import type { AppOctokit } from "../../app/app-octokit.js";
 import { createLabelBootstrap } from "../../app/intake/ensure-labels.js";
@@ -37,10 +38,7 @@ const schedule: ActionMode = {
       const comment = io.event.payload as { comment?: { body?: string; user?: { login?: string } }; issue?: { number?: number } };
       const author = comment.comment?.user?.login;
       if (comment.comment?.body !== undefined && comment.issue?.number !== undefined && author !== undefined) {
-        const outcome = await scheduler.landByCommand(ctx.config, comment.issue.number, comment.comment.body, async () => {
-          const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: author });
-          return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
-        });
+        const outcome = await scheduler.landByCommand(ctx.config, comment.issue.number, comment.comment.body, () => hasWriteAccess(octokit, owner, repo, author));
         io.log.info(`bosun land: ${outcome}`);
       }
     }

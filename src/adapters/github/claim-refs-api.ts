@@ -1,4 +1,5 @@
 import type { Octokit } from "@octokit/rest";
+import { statusOf } from "./status-of.js";
 
 /** The git primitives the GitHub claim store stands on; declared here, by their one consumer. */
 export interface ClaimRefsApi {
@@ -17,7 +18,6 @@ export interface ClaimRefsApi {
 /** Git's empty tree: claim commits carry data in their message only. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-const status = (err: unknown): number | undefined => (typeof err === "object" && err !== null && "status" in err ? Number((err as { status: unknown }).status) : undefined);
 
 /** The ClaimRefsApi over Octokit, for one repository. */
 export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string): ClaimRefsApi {
@@ -29,7 +29,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
         const { data } = await octokit.rest.git.getRef({ owner, repo, ref: ref.replace(/^refs\//, ""), headers: { "cache-control": "no-cache" } });
         return data.object.sha;
       } catch (err) {
-        if (status(err) === 404) return undefined;
+        if (statusOf(err) === 404) return undefined;
         throw err;
       }
     },
@@ -39,7 +39,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
         return "created";
       } catch (err) {
         const message = err instanceof Error ? err.message : "";
-        if (status(err) === 422 && /already exists/i.test(message)) return "exists";
+        if (statusOf(err) === 422 && /already exists/i.test(message)) return "exists";
         return "unknown";
       }
     },
@@ -65,7 +65,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
         listEtag = response.headers.etag;
         return response.data.map((r) => ({ ref: r.ref, sha: r.object.sha }));
       } catch (err) {
-        if (status(err) === 304) return undefined;
+        if (statusOf(err) === 304) return undefined;
         throw err;
       }
     },

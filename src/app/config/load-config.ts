@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIG, type BosunConfig } from "../../core/config/bosun-config.js";
 import { parseConfig, type ConfigProblem } from "../../core/config/parse-config.js";
-import { repoKey, statusOf, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import { repoKey, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import { statusOf } from "../../adapters/github/status-of.js";
 
 /** Where Bosun's configuration lives in a repository, read at the default branch. */
 export const CONFIG_PATH = ".github/bosun.yml";

@@ -1,6 +1,7 @@
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import { LABEL_STYLE, POOL_LABEL_PREFIX, PRIORITY_STYLE, type LabelRole } from "../../core/config/labels.js";
-import { repoKey, statusOf, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import { repoKey, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import { statusOf } from "../../adapters/github/status-of.js";
 
 /** A label Bosun creates when a repository lacks it. */
 export interface LabelSpec {

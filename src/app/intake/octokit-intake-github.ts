@@ -1,5 +1,7 @@
 import type { IntakeComment } from "../../core/intake/intake-types.js";
-import { statusOf, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import type { AppOctokit, RepoRef } from "../app-octokit.js";
+import { statusOf } from "../../adapters/github/status-of.js";
+import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
 
 /** The issue as read, before its comments: `commentCount` says whether listing them is needed. */
 export interface IssueRead {
@@ -30,16 +32,7 @@ export interface IntakeWriter {
 /** Both intake ports over the event's installation client. */
 export function octokitIntakeGitHub(octokit: AppOctokit, repo: RepoRef): IntakeReader & IntakeWriter {
   return {
-    async canWrite(login) {
-      try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login });
-        return data.permission === "admin" || data.permission === "write";
-      } catch (error) {
-        // Not a collaborator (or a bot GitHub does not know as one): no write access.
-        if (statusOf(error) === 404) return false;
-        throw error;
-      }
-    },
+    canWrite: (login) => hasWriteAccess(octokit as unknown as Parameters<typeof hasWriteAccess>[0], repo.owner, repo.repo, login),
     async issue(number) {
       const { data } = await octokit.rest.issues.get({ ...repo, issue_number: number });
       return {

@@ -1,8 +1,8 @@
 import type { Octokit } from "@octokit/rest";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
+import { statusOf } from "../../adapters/github/status-of.js";
 
-const status = (err: unknown): number | undefined => (typeof err === "object" && err !== null && "status" in err ? Number((err as { status: unknown }).status) : undefined);
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
 const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
@@ -33,7 +33,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       if (response.headers.etag !== undefined) etags.set(key, { etag: response.headers.etag, data: response.data });
       return response.data;
     } catch (err) {
-      if (status(err) === 304 && cached !== undefined) return cached.data as T;
+      if (statusOf(err) === 304 && cached !== undefined) return cached.data as T;
       throw err;
     }
   }
@@ -86,7 +86,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         return data.state === "open";
       } catch (err) {
         // A blocker that does not exist (or is not visible) cannot hold anything up.
-        if (status(err) === 404 || status(err) === 410) return false;
+        if (statusOf(err) === 404 || statusOf(err) === 410) return false;
         throw err;
       }
     },
@@ -123,7 +123,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         await octokit.rest.issues.removeLabel({ owner, repo, issue_number: issue, name: label });
       } catch (err) {
         // Already gone is the state we wanted.
-        if (status(err) !== 404) throw err;
+        if (statusOf(err) !== 404) throw err;
       }
     },
 

@@ -5,6 +5,7 @@ import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
+import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 import type { TickReport } from "./reconcile-tick.js";
 import { TICK_LOCK_MS } from "./reconcile-tick.js";
@@ -87,10 +88,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if (context.name === "issue_comment" && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
       const author = payload.comment.user.login;
       const { config } = await options.loadConfig(octokit, owner, repository.name);
-      const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, async () => {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo: repository.name, username: author });
-        return ["admin", "maintain", "write"].includes(data.role_name ?? data.permission);
-      });
+      const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, () => hasWriteAccess(octokit, owner, repository.name, author));
       if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
     }
     await entry.ticker.trigger();

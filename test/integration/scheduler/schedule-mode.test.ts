@@ -53,6 +53,9 @@ describe("the Action's schedule mode", () => {
     const reader = await run(f, "issue_comment", { comment: { body: "/bosun land ok looks fine to me", user: { login: "rando" } }, issue: { number: n } });
     expect(reader.logs).toContain("bosun land: ignored: the author has no write access");
     expect(f.labelsOf(n)).toContain("bosun:claimed");
+    const stranger = await run(f, "issue_comment", { comment: { body: "/bosun land ok", user: { login: "nobody-here" } }, issue: { number: n } });
+    expect(stranger.failures).toEqual([]);
+    expect(stranger.logs).toContain("bosun land: ignored: the author has no write access");
     const writer = await run(f, "issue_comment", { comment: { body: "/bosun land refuse out of scope", user: { login: "mona" } }, issue: { number: n } });
     expect(writer.logs).toContain(`bosun land: landed #${n}: refuse`);
     expect(f.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
