@@ -1,6 +1,13 @@
 import type { Evidence } from "../../core/journal/journal-event.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
-import { describeStop, dispositionOf } from "../../core/stop/stop.js";
+import { describeStop } from "../../core/stop/stop.js";
+import { dispositionFor } from "../../core/stop/disposition-for.js";
+import { exponentialBackoff } from "../../core/engine/engine-options.js";
+import { journalEmitter } from "../../core/journal/journal-emitter.js";
+import { landEvent } from "../../core/journal/land-event.js";
+
+/** Delay before a retried item may be claimed again: 2 s, doubling per attempt, at most 5 minutes. */
+const RETRY_BACKOFF = exponentialBackoff(2000, 300_000);
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import { renderLanding } from "./render-landing.js";
 import type { TickDeps } from "./reconcile-tick.js";
@@ -13,25 +20,22 @@ import type { QueueIssue } from "./scheduler-github.js";
 export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence): Promise<{ disposition: Disposition; summary: string } | undefined> {
   const { github, config, clock } = deps;
   const labels = config.labels;
-  let disposition = dispositionOf(stop);
-  let summary = describeStop(stop);
-  if (disposition === "retry" && token.epoch >= config.attempts) {
-    disposition = "human";
-    summary = `${summary} (attempts exhausted: ${config.attempts})`;
-  }
+  const { disposition, note } = dispositionFor(stop, token.epoch, config.attempts);
+  const summary = note === undefined ? describeStop(stop) : `${describeStop(stop)} (${note})`;
   const now = clock.now();
   const released = await deps.store.release(
     token,
-    disposition === "retry" ? { kind: "retry", notBefore: now + Math.min(300_000, 1000 * 2 ** token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } },
+    disposition === "retry" ? { kind: "retry", notBefore: now + RETRY_BACKOFF(token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } },
     now,
   );
-  const base = { v: 1 as const, t: new Date(now).toISOString(), event: "LAND" as const, item: String(n), epoch: token.epoch, ok: disposition === "ok", stop: { kind: stop.kind, ...("limit" in stop ? { limit: stop.limit } : {}), ...(stop.reason === undefined ? {} : { reason: stop.reason }) }, ...(stop.kind === "failed" ? { failure: stop.failure } : {}), disposition, ...(evidence === undefined ? {} : { evidence }) };
+  const emit = journalEmitter(deps.journal, clock);
+  const land = landEvent(String(n), token.epoch, evidence === undefined ? { stop } : { stop, evidence }, disposition);
   if (!released.ok) {
-    deps.journal.append({ ...base, fenced: `${released.reason}: ${released.detail}` });
+    emit({ ...land, fenced: `${released.reason}: ${released.detail}` });
     return undefined;
   }
-  deps.journal.append(base);
-  deps.journal.append({ v: 1, t: base.t, event: "RELEASE", item: String(n), epoch: token.epoch });
+  emit(land);
+  emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
   if (issue !== undefined) {
     const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
     const add = disposition === "ok" ? [labels.done] : disposition === "human" || disposition === "refuse" ? [labels.needsHuman] : [];

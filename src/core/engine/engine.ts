@@ -5,7 +5,8 @@ import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { journalEmitter } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
 import type { Disposition } from "../stop/stop.js";
-import { describeStop, dispositionOf, failed } from "../stop/stop.js";
+import { describeStop, failed } from "../stop/stop.js";
+import { dispositionFor } from "../stop/disposition-for.js";
 import type { Clock } from "./clock.js";
 import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
@@ -147,12 +148,7 @@ export class Engine<P> {
         await this.settle(flight.item, flight.token, { ...result, stop }, "retry", undefined, this.clock.now());
         continue;
       }
-      let disposition = dispositionOf(result.stop);
-      let note: string | undefined;
-      if (disposition === "retry" && flight.token.epoch >= this.options.maxAttempts) {
-        disposition = "human";
-        note = `attempts exhausted (${this.options.maxAttempts})`;
-      }
+      const { disposition, note } = dispositionFor(result.stop, flight.token.epoch, this.options.maxAttempts);
       await this.settle(flight.item, flight.token, result, disposition, note);
     }
   }
