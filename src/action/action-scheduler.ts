@@ -1,8 +1,9 @@
 import { Octokit } from "@octokit/rest";
-import { readBosunConfig } from "../adapters/github/read-bosun-config.js";
 import { systemClock } from "../adapters/local/system-clock.js";
 import type { BosunConfig } from "../core/config/bosun-config.js";
 import { traceLine } from "../core/journal/trace-line.js";
+import type { AppOctokit } from "../app/app-octokit.js";
+import { createConfigLoader } from "../app/config/load-config.js";
 import { RepoScheduler } from "../app/scheduler/repo-scheduler.js";
 import type { ActionIo } from "./action-io.js";
 
@@ -15,8 +16,10 @@ export async function actionScheduler(io: ActionIo, mode: string, token: string,
   io.setSecret(token);
   const { owner, repo } = io.event.repo;
   const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
-  const read = await readBosunConfig(octokit, owner, repo);
-  if (read.config === undefined) {
+  // The app's reader: the default branch's file, a missing one read as the defaults. An Action run
+  // keeps no last good configuration, so a broken file fails the step.
+  const read = await createConfigLoader({ now: () => Date.now() }).load(octokit as unknown as AppOctokit, { owner, repo });
+  if (read.problems.length > 0) {
     io.setFailed(`bosun ${mode}: .github/bosun.yml is invalid:\n${read.problems.map((p) => `  ${p.field}: ${p.message}`).join("\n")}`);
     return undefined;
   }
