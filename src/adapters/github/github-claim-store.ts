@@ -21,8 +21,6 @@ export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
   /** Where claim refs live (default `refs/bosun/claims/`). */
   readonly prefix?: string;
-  /** The ref of a key; the app maps keys to issue numbers (`refs/bosun/claims/42`). */
-  readonly refOf?: (key: string) => string | undefined;
   /** Work already under way for a key (an open pull request or branch linked to it): a grant would duplicate it. */
   readonly evidence?: (key: string) => Promise<string | undefined>;
 }
@@ -52,7 +50,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
 
   /** The ref a key's claims live on. */
   refOf(key: string): string {
-    return this.bound.get(key) ?? this.options.refOf?.(key) ?? `${this.prefix}${key.replace(/:/g, "/")}`;
+    return this.bound.get(key) ?? `${this.prefix}${key.replace(/:/g, "/")}`;
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {

@@ -96,14 +96,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async reclaimStale(now: number): Promise<readonly ClaimView[]> {
-    let keys: string[];
-    try {
-      keys = await readdir(this.root);
-    } catch {
-      return [];
-    }
     const taken: ClaimView[] = [];
-    for (const name of keys) {
+    for (const name of await this.keyDirNames()) {
       const dir = join(this.root, name);
       const { live } = await this.read(dir);
       if (live === undefined || live.expiresAt > now) continue;
@@ -113,14 +107,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.root);
-    } catch {
-      return [];
-    }
     const keys: string[] = [];
-    for (const name of names) {
+    for (const name of await this.keyDirNames()) {
       const dir = join(this.root, name);
       const live = await readLive(join(dir, "claim"));
       const settledAt = await stat(join(dir, "settled")).then((s) => s.mtimeMs, () => undefined);
@@ -137,6 +125,15 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       ...(state.settled === undefined ? {} : { settled: state.settled }),
       ...(state.notBefore === undefined ? {} : { notBefore: state.notBefore }),
     };
+  }
+
+  /** The folders of every key ever claimed (none before the first claim). */
+  private async keyDirNames(): Promise<string[]> {
+    try {
+      return await readdir(this.root);
+    } catch {
+      return [];
+    }
   }
 
   private async keyDir(key: string): Promise<string> {

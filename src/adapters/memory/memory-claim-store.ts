@@ -20,11 +20,6 @@ export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
   constructor(private readonly record = false) {}
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
-    return this.claimSync(key, holder, leaseMs, now);
-  }
-
-  /** The synchronous body of claim, for the engine benchmark's hot loop. */
-  claimSync(key: string, holder: string, leaseMs: number, now: number): ClaimResult {
     let entry = this.entries.get(key);
     if (entry === undefined) {
       entry = { epoch: 0 };
@@ -54,9 +49,16 @@ export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
-    const result = this.releaseSync(token, mode);
-    if (result.ok && mode.kind === "settle") (this.entries.get(token.key) as Entry).settledAt = now;
-    return result;
+    const fenced = this.fence(token);
+    if (!fenced.ok) return fenced;
+    const entry = this.entries.get(token.key) as Entry;
+    delete entry.live;
+    if (mode.kind === "settle") {
+      entry.settled = mode.outcome;
+      entry.settledAt = now;
+    } else entry.notBefore = mode.notBefore;
+    if (this.record) this.effects.push(`release ${token.key} epoch=${token.epoch} ${mode.kind}`);
+    return { ok: true };
   }
 
   async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
@@ -65,18 +67,6 @@ export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
       if ((entry.live !== undefined && entry.live.expiresAt > now) || (entry.settledAt !== undefined && entry.settledAt >= now - recentMs)) keys.push(key);
     }
     return keys;
-  }
-
-  /** The synchronous body of release, for the engine benchmark's hot loop. */
-  releaseSync(token: ClaimToken, mode: ReleaseMode): FencedResult {
-    const fenced = this.fence(token);
-    if (!fenced.ok) return fenced;
-    const entry = this.entries.get(token.key) as Entry;
-    delete entry.live;
-    if (mode.kind === "settle") entry.settled = mode.outcome;
-    else entry.notBefore = mode.notBefore;
-    if (this.record) this.effects.push(`release ${token.key} epoch=${token.epoch} ${mode.kind}`);
-    return { ok: true };
   }
 
   async reclaimStale(now: number): Promise<readonly ClaimView[]> {

@@ -140,7 +140,6 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
 
   for (const { ref, record } of claims) {
     const n = issueOfRef(ref, prefix);
-    if (record.key === TICK_LOCK_KEY) continue;
     if (n === undefined) continue;
     const issue = byNumber.get(n);
     if (record.state === "settled") {
@@ -201,7 +200,7 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
 
   for (const view of await store.reclaimStale(clock.now())) {
     const n = issueOfRef(store.refOf(view.key), prefix);
-    if (n === undefined || view.key === TICK_LOCK_KEY) continue;
+    if (n === undefined) continue;
     reclaimed.push(n);
     emit({ event: "RECLAIM", item: String(n), from: view.holder, epoch: view.epoch });
     await github.removeLabel(n, labels.claimed);

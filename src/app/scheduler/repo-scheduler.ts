@@ -3,7 +3,8 @@ import { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import { octokitClaimRefs } from "../../adapters/github/claim-refs-api.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { Clock } from "../../core/engine/clock.js";
-import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
+import { GuardedClaimStore, RECENT_MS } from "../../core/claims/guarded-claim-store.js";
+import type { DenyReason } from "../../core/claims/claim-token.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { parseLandCommand } from "../../core/scheduler/parse-land-command.js";
 import type { BriefSnapshot } from "../../core/brief/snapshot.js";
@@ -36,8 +37,8 @@ export interface RepoSchedulerOptions {
  */
 export class RepoScheduler {
   private readonly store: GitHubClaimStore;
-  private guarded: GuardedClaimStore;
-  private guardedFor: BosunConfig | undefined;
+  /** Similarity-guard denials by reason since this process started (similar, held, evidence, not-ready). */
+  readonly denials = new Map<DenyReason, number>();
   private readonly github;
   readonly shadow = { ticks: 0, differing: 0 };
   /** The journal events this process wrote for the repository, newest last (bounded), for fleet metrics. */
@@ -50,22 +51,15 @@ export class RepoScheduler {
     private readonly options: RepoSchedulerOptions,
   ) {
     this.store = new GitHubClaimStore({ refs: octokitClaimRefs(octokit, options.owner, options.repo) });
-    this.guarded = new GuardedClaimStore(this.store, this.store);
     this.github = octokitSchedulerGitHub(octokit, options);
   }
 
   private deps(config: BosunConfig): TickDeps {
-    if (this.guardedFor !== config) {
-      // A new configuration may declare other namespaces; the denial tally carries over.
-      const denials = this.guarded.denials;
-      this.guarded = new GuardedClaimStore(this.store, this.store, config.claims.namespaces);
-      for (const [reason, n] of denials) this.guarded.denials.set(reason, n);
-      this.guardedFor = config;
-    }
     return {
       github: this.github,
       store: this.store,
-      claims: this.guarded,
+      // The guard follows the configuration's namespaces; its tally is this scheduler's.
+      claims: new GuardedClaimStore(this.store, this.store, config.claims.namespaces, RECENT_MS, this.denials),
       config,
       clock: this.options.clock,
       journal: {
@@ -79,10 +73,6 @@ export class RepoScheduler {
     };
   }
 
-  /** Denials by reason since this process started (similar, held, evidence, not-ready). */
-  get denials(): ReadonlyMap<string, number> {
-    return this.guarded.denials;
-  }
 
   async tick(config: BosunConfig): Promise<TickReport> {
     const report = await reconcileTick(this.deps(config));

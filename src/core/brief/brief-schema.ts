@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { parseDuration } from "./duration.js";
 import type { Band } from "./brief.js";
-import { BRIEF_DEFAULTS } from "./brief.js";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** `namespace:slug`, as the similarity guard tokenizes it. */
@@ -88,4 +87,3 @@ export const briefInputSchema = z.strictObject({
 
 export type BriefInput = z.output<typeof briefInputSchema>;
 
-export const defaults = BRIEF_DEFAULTS;

@@ -18,13 +18,13 @@ export const RECENT_MS = 24 * 3_600_000;
  * work filed under two names, while the store's compare-and-swap alone stops double dispatch.
  */
 export class GuardedClaimStore implements ClaimStore {
-  readonly denials = new Map<DenyReason, number>();
-
   constructor(
     private readonly inner: ClaimStore,
     private readonly index: ClaimKeyIndex,
     private readonly namespaces: Readonly<Record<string, ClaimNamespace>> = {},
     private readonly recentMs = RECENT_MS,
+    /** Denials by reason; pass one map to keep counting across guards (e.g. one per configuration). */
+    readonly denials = new Map<DenyReason, number>(),
   ) {}
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {

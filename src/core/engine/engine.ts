@@ -265,7 +265,3 @@ export class Engine<P> {
 
 }
 
-/** Runs an engine to idle: the one entry point fronts use. */
-export function runEngine<P>(loop: EngineLoop<P>, claims: ClaimStore, clock: Clock, journal: Journal, options: EngineOptions): Promise<IdleSummary> {
-  return new Engine(loop, claims, clock, journal, options).run();
-}
