@@ -6,6 +6,7 @@ import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
+import { labelMovesQueue } from "../../core/config/moves-queue.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 import type { TickReport } from "./reconcile-tick.js";
 import { TICK_LOCK_MS } from "./reconcile-tick.js";
@@ -22,9 +23,6 @@ export interface SchedulerOptions {
   /** Told about every tick's outcome, e.g. to refresh the dashboard. */
   readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig; problems: readonly ConfigProblem[] }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
 }
-
-/** Labels whose change can move the queue (Bosun's own, priorities, pools); `bosun:ready` is the intake's. */
-const SCHEDULING_LABEL = /^(bosun:(queued|claimed|done|needs-human|hold|invalid-brief)|P[0-4]|pool\/.+)$/;
 
 /** Events after which the queue may have moved: each only triggers a tick, which reads the truth. */
 const TRIGGERS = [
@@ -79,15 +77,17 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if (repository === undefined) return;
     // Only events that can move the queue start a tick: anyone can add a label or comment, and
     // they must not be able to make the bot write by doing so.
-    const label = payload.label?.name ?? "";
-    if (context.name === "issues" && (payload.action === "labeled" || payload.action === "unlabeled") && !SCHEDULING_LABEL.test(label)) return;
     if (context.name === "issue_comment" && !/^\s*\/bosun\b/.test(payload.comment?.body ?? "")) return;
     const octokit = context.octokit as unknown as Octokit;
     const owner = repository.owner.login;
+    const relabelled = context.name === "issues" && (payload.action === "labeled" || payload.action === "unlabeled");
+    // The label names are the repository's own (config.labels), so the configuration decides; the loader caches it.
+    const needsConfig = relabelled || context.name === "issue_comment";
+    const config = needsConfig ? (await options.loadConfig(octokit, owner, repository.name)).config : undefined;
+    if (relabelled && config !== undefined && !labelMovesQueue(payload.label?.name ?? "", config)) return;
     const entry = await forRepo(octokit, owner, repository.name, repository.default_branch);
-    if (context.name === "issue_comment" && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
+    if (context.name === "issue_comment" && config !== undefined && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
       const author = payload.comment.user.login;
-      const { config } = await options.loadConfig(octokit, owner, repository.name);
       const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, () => hasWriteAccess(octokit, owner, repository.name, author));
       if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
     }
