@@ -25,28 +25,37 @@ function legend(names: readonly string[], x: number, y: number): string {
     .join("");
 }
 
+/** Both charts' canvas: size, margins and plot area. */
+const W = 760;
+const H = 300;
+const LEFT = 56;
+const TOP = 40;
+const PLOT_W = W - LEFT - 16;
+const PLOT_H = H - TOP - 50;
+
+/** The shared frame: title, horizontal grid with values up to `max`, and the unit on the y axis. Returns the y scale too. */
+function frame(title: string, unit: string, max: number): { parts: string[]; y: (v: number) => number } {
+  const y = (v: number): number => TOP + PLOT_H - (v / max) * PLOT_H;
+  const parts: string[] = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(title)}"><text x="${LEFT}" y="18" class="title">${esc(title)}</text>`];
+  for (let k = 0; k <= 4; k++) {
+    const v = (max * k) / 4;
+    parts.push(`<line x1="${LEFT}" x2="${W - 16}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${LEFT - 6}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`);
+  }
+  parts.push(`<text x="12" y="${TOP + PLOT_H / 2}" transform="rotate(-90 12 ${TOP + PLOT_H / 2})" text-anchor="middle">${esc(unit)}</text>`);
+  return { parts, y };
+}
+
 /**
  * Grouped bars: one group per category, one bar per series, value labels on the bars. Empty
  * cells (null) draw nothing and are labelled "—", so a band with no items is visibly empty.
  */
 export function groupedBars(title: string, unit: string, categories: readonly string[], series: readonly Series[], marker?: { label: string; value: number }): string {
-  const w = 760;
-  const h = 300;
-  const left = 56;
-  const top = 40;
-  const plotW = w - left - 16;
-  const plotH = h - top - 50;
+  const [w, h, left, top, plotW, plotH] = [W, H, LEFT, TOP, PLOT_W, PLOT_H];
   const all = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const max = niceMax(Math.max(...all, marker?.value ?? 0, 0));
   const groupW = plotW / Math.max(categories.length, 1);
   const barW = Math.max(2, (groupW * 0.8) / Math.max(series.length, 1));
-  const y = (v: number): number => top + plotH - (v / max) * plotH;
-  const parts: string[] = [`<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(title)}"><text x="${left}" y="18" class="title">${esc(title)}</text>`];
-  for (let k = 0; k <= 4; k++) {
-    const v = (max * k) / 4;
-    parts.push(`<line x1="${left}" x2="${w - 16}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`);
-  }
-  parts.push(`<text x="12" y="${top + plotH / 2}" transform="rotate(-90 12 ${top + plotH / 2})" text-anchor="middle">${esc(unit)}</text>`);
+  const { parts, y } = frame(title, unit, max);
   categories.forEach((c, ci) => {
     const gx = left + ci * groupW + groupW * 0.1;
     series.forEach((s, si) => {
@@ -70,26 +79,15 @@ export function groupedBars(title: string, unit: string, categories: readonly st
 
 /** Lines over time: x in hours since the start, one line per series, sampled every `stepH` hours. */
 export function lineChart(title: string, unit: string, stepH: number, series: readonly Series[]): string {
-  const w = 760;
-  const h = 300;
-  const left = 56;
-  const top = 40;
-  const plotW = w - left - 16;
-  const plotH = h - top - 50;
+  const [h, left, top, plotW, plotH] = [H, LEFT, TOP, PLOT_W, PLOT_H];
   const len = Math.max(1, ...series.map((s) => s.values.length));
   const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null))));
   const x = (k: number): number => left + (k / Math.max(len - 1, 1)) * plotW;
-  const y = (v: number): number => top + plotH - (v / max) * plotH;
-  const parts: string[] = [`<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(title)}"><text x="${left}" y="18" class="title">${esc(title)}</text>`];
-  for (let k = 0; k <= 4; k++) {
-    const v = (max * k) / 4;
-    parts.push(`<line x1="${left}" x2="${w - 16}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${fmt(v)}</text>`);
-  }
+  const { parts, y } = frame(title, unit, max);
   for (let k = 0; k <= 4; k++) {
     const i = Math.round(((len - 1) * k) / 4);
     parts.push(`<text x="${x(i)}" y="${top + plotH + 16}" text-anchor="middle">${fmt(i * stepH)} h</text>`);
   }
-  parts.push(`<text x="12" y="${top + plotH / 2}" transform="rotate(-90 12 ${top + plotH / 2})" text-anchor="middle">${esc(unit)}</text>`);
   series.forEach((s, si) => {
     const pts = s.values.map((v, k) => `${x(k).toFixed(1)},${y(v ?? 0).toFixed(1)}`).join(" ");
     parts.push(`<polyline points="${pts}" fill="none" stroke="${PALETTE[si % PALETTE.length]}" stroke-width="1.5"><title>${esc(s.name)}</title></polyline>`);
