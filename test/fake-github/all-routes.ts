@@ -1,4 +1,4 @@
-/** The whole route table of the fake, in one list. */
+/** The whole route table of the fake: the REST routes, then `POST /graphql`. */
 import type { Route } from "./route.js";
 import { actionRoutes } from "./routes/actions.js";
 import { appRoutes } from "./routes/app.js";
@@ -9,13 +9,15 @@ import { contentRoutes } from "./routes/contents.js";
 import { deploymentRoutes } from "./routes/deployments.js";
 import { gitCommitRoutes } from "./routes/git-commits.js";
 import { gitRefRoutes } from "./routes/git-refs.js";
+import { graphqlRoutes } from "./routes/graphql.js";
 import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
 import { statusRoutes } from "./routes/statuses.js";
 
-export const allRoutes: readonly Route[] = [
+/** The routes GitHub's REST OpenAPI description covers (and the trimmed spec is cut to). */
+export const restRoutes: readonly Route[] = [
   ...issueRoutes,
   ...labelRoutes,
   ...commentRoutes,
@@ -31,3 +33,6 @@ export const allRoutes: readonly Route[] = [
   ...actionRoutes,
   ...appRoutes,
 ];
+
+/** Every route the fake serves: REST, and `POST /graphql`, which the REST description does not cover. */
+export const allRoutes: readonly Route[] = [...restRoutes, ...graphqlRoutes];

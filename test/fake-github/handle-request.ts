@@ -133,7 +133,13 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
           view = { ...state, repos: new Map(state.repos).set(rkey, window.snapshot) };
         }
       }
-      const before = method !== "GET" && repo !== undefined && rkey !== undefined && faults.staleArmed() ? structuredClone(repo) : undefined;
+      // Repositories as they were before this request wrote them, for stale reads after it.
+      const before = new Map<string, RepoState>();
+      const beforeWrite = (target: RepoState): void => {
+        const key = repoKey(target.owner, target.name);
+        if (faults.staleArmed() && !before.has(key)) before.set(key, structuredClone(target));
+      };
+      if (method !== "GET" && repo !== undefined) beforeWrite(repo);
       const events: EmittedEvent[] = [];
       const ctx: RouteContext = {
         method,
@@ -151,10 +157,11 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
           const fields = e.fields();
           events.push({ ...e, repo: eventRepo, sender: e.sender ?? login ?? "ghost", fields: () => fields });
         },
+        beforeWrite,
       };
       reply = route.handler(view, ctx);
-      if (before !== undefined && rkey !== undefined && reply.status < 400) {
-        deps.staleWindows.set(rkey, { snapshot: before, openedAt: time, reads: 0 });
+      if (reply.status < 400) {
+        for (const [key, snapshot] of before) deps.staleWindows.set(key, { snapshot, openedAt: time, reads: 0 });
       }
       webhooks.enqueue(events);
       if (decision.response !== undefined) {

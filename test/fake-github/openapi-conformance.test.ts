@@ -1,6 +1,6 @@
 /** Every route's responses match GitHub's OpenAPI description (the committed trimmed copy). */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { allRoutes } from "./all-routes.js";
+import { restRoutes } from "./all-routes.js";
 import { createFakeGitHub, type FakeGitHub } from "./create-fake-github.js";
 import { routeKey } from "./route.js";
 import { createResponseValidator } from "./openapi/create-response-validator.js";
@@ -22,8 +22,10 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await fake.close();
   });
 
-  test("the trimmed spec describes every route the fake serves", () => {
-    expect(allRoutes.map(routeKey).filter((k) => !validator.knows(k))).toEqual([]);
+  test("the trimmed spec describes every REST route the fake serves", () => {
+    // `restRoutes` leaves out `POST /graphql`: GraphQL is not a REST path, so GitHub's OpenAPI
+    // description has no operation for it (its shapes come from the GraphQL schema instead).
+    expect(restRoutes.map(routeKey).filter((k) => !validator.knows(k))).toEqual([]);
   });
 
   test("a tour of every route through Octokit produces no schema violation", async () => {

@@ -33,6 +33,11 @@ export interface RouteContext {
   /** The request's own URL (path and query), for pagination links. */
   url: URL;
   emit(event: Omit<EmittedEvent, "repo" | "sender"> & { repo?: RepoState; sender?: string }): void;
+  /**
+   * Call before changing a repository the path does not name (GraphQL names it in the body), so a
+   * stale-read fault can serve it as it was; writes to `{owner}/{repo}` are snapshotted already.
+   */
+  beforeWrite(repo: RepoState): void;
 }
 
 export interface Reply {

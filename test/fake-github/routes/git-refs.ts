@@ -3,6 +3,7 @@
  * ref exists; update with `force: false` answers 422 unless it is a fast-forward. Any namespace
  * works (`refs/heads/x`, `refs/bosun/claims/42`).
  */
+import { emitRefChange } from "../emit-ref-change.js";
 import { HttpError, notFound, validationFailed } from "../http-error.js";
 import { isAncestor } from "../git-objects.js";
 import { optionalBoolean, requiredString } from "../read-body.js";
@@ -40,12 +41,8 @@ function createRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (ctx.repo.refs.has(ref)) throw validationFailed("Reference already exists");
   ctx.repo.refs.set(ref, sha);
-  ctx.emit({ event: "create", fields: () => ({ ref: shortRef(ref), ref_type: ref.startsWith("refs/tags/") ? "tag" : "branch", master_branch: ctx.repo.defaultBranch, description: null, pusher_type: "user" }) });
+  emitRefChange(ctx, ctx.repo, { ref, before: undefined, after: sha, forced: false });
   return { status: 201, body: refJson(state, ctx.repo, ref, sha) };
-}
-
-function shortRef(ref: string): string {
-  return ref.replace(/^refs\/(heads|tags)\//, "");
 }
 
 function updateRef(state: FakeState, ctx: RouteContext) {
@@ -57,16 +54,16 @@ function updateRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (!force && !isAncestor(ctx.repo, current, sha)) throw validationFailed("Update is not a fast forward");
   ctx.repo.refs.set(ref, sha);
-  if (ref.startsWith("refs/heads/")) {
-    ctx.emit({ event: "push", fields: () => ({ ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha), created: false, deleted: false, commits: [], head_commit: null }) });
-  }
+  emitRefChange(ctx, ctx.repo, { ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha) });
   return { status: 200, body: refJson(state, ctx.repo, ref, sha) };
 }
 
 function deleteRef(_state: FakeState, ctx: RouteContext) {
   const ref = fullRef(ctx.params.ref ?? "");
-  if (!ctx.repo.refs.delete(ref)) throw new HttpError(422, "Reference does not exist");
-  ctx.emit({ event: "delete", fields: () => ({ ref: shortRef(ref), ref_type: ref.startsWith("refs/tags/") ? "tag" : "branch", pusher_type: "user" }) });
+  const current = ctx.repo.refs.get(ref);
+  if (current === undefined) throw new HttpError(422, "Reference does not exist");
+  ctx.repo.refs.delete(ref);
+  emitRefChange(ctx, ctx.repo, { ref, before: current, after: undefined, forced: false });
   return { status: 204 };
 }
 

@@ -1,0 +1,31 @@
+/** The webhooks one ref change sends, shared by the REST ref routes and GraphQL's `updateRefs` so they cannot drift. */
+import type { RouteContext } from "./route.js";
+import type { RepoState } from "./state.js";
+
+export interface RefChange {
+  /** Full name, e.g. `refs/heads/x`. */
+  ref: string;
+  /** Undefined: the ref was created. */
+  before: string | undefined;
+  /** Undefined: the ref was deleted. */
+  after: string | undefined;
+  /** A non-fast-forward update that force allowed. */
+  forced: boolean;
+}
+
+function shortRef(ref: string): string {
+  return ref.replace(/^refs\/(heads|tags)\//, "");
+}
+
+/** `create` for a new ref, `delete` for a deleted one, `push` for an updated branch. */
+export function emitRefChange(ctx: RouteContext, repo: RepoState, change: RefChange): void {
+  const { ref, before, after, forced } = change;
+  const refType = ref.startsWith("refs/tags/") ? "tag" : "branch";
+  if (before === undefined) {
+    ctx.emit({ repo, event: "create", fields: () => ({ ref: shortRef(ref), ref_type: refType, master_branch: repo.defaultBranch, description: null, pusher_type: "user" }) });
+  } else if (after === undefined) {
+    ctx.emit({ repo, event: "delete", fields: () => ({ ref: shortRef(ref), ref_type: refType, pusher_type: "user" }) });
+  } else if (ref.startsWith("refs/heads/")) {
+    ctx.emit({ repo, event: "push", fields: () => ({ ref, before, after, forced, created: false, deleted: false, commits: [], head_commit: null }) });
+  }
+}

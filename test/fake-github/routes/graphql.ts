@@ -1,0 +1,81 @@
+/**
+ * GitHub's GraphQL endpoint, as far as moving several refs atomically needs: the `updateRefs`
+ * mutation and `repository(owner, name) { id }`. It is not a GraphQL server: the operation is
+ * parsed just far enough to dispatch, and anything else answers a GraphQL error, never an empty
+ * success. Errors are HTTP 200 with `errors`, as on GitHub.
+ */
+import { GraphqlError } from "../graphql-error.js";
+import { HttpError } from "../http-error.js";
+import { parseGraphqlOperation } from "../parse-graphql-operation.js";
+import type { GraphqlFieldRequest } from "../read-graphql-arguments.js";
+import { resolveRepository } from "../resolve-repository.js";
+import { resolveUpdateRefs } from "../resolve-update-refs.js";
+import type { Reply, Route, RouteContext } from "../route.js";
+import type { FakeState } from "../state.js";
+
+type Resolver = (state: FakeState, ctx: RouteContext, request: GraphqlFieldRequest) => Record<string, unknown>;
+
+const RESOLVERS: Record<string, Resolver> = { "mutation updateRefs": resolveUpdateRefs, "query repository": resolveRepository };
+const ROOT_TYPES = { query: "Query", mutation: "Mutation", subscription: "Subscription" } as const;
+const SERVED = "fake-github serves only Query.repository and Mutation.updateRefs";
+/** GraphQL has its own rate-limit bucket on GitHub. */
+const HEADERS = { "x-ratelimit-resource": "graphql" };
+
+/** Variables as sent: an object, null, or (some clients) a JSON string of one. */
+function variablesOf(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  let value = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw === "" ? "{}" : raw);
+    } catch {
+      throw new GraphqlError("Variables are invalid JSON.");
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GraphqlError("Variables must be an object.");
+  return value as Record<string, unknown>;
+}
+
+/** The one root field of the request's operation, with the variables it declared (defaults applied). */
+function readRequest(body: Record<string, unknown>): GraphqlFieldRequest {
+  if (typeof body.query !== "string") throw new GraphqlError("A query attribute must be specified and must be a string.");
+  const given = variablesOf(body.variables);
+  const operation = parseGraphqlOperation(body.query, typeof body.operationName === "string" ? body.operationName : undefined);
+  const variables = new Map<string, unknown>();
+  for (const [name, declared] of operation.variables) variables.set(name, name in given ? given[name] : declared.defaultValue);
+  const [field, ...more] = operation.fields;
+  if (field === undefined || more.length > 0) {
+    throw new GraphqlError(`fake-github resolves exactly one root field per operation (${SERVED})`, { locations: operation.fields.map((f) => f.location) });
+  }
+  return { operation, field, variables };
+}
+
+function serveGraphql(state: FakeState, ctx: RouteContext): Reply {
+  // The repository is named in the body, so the route table cannot authorize; the resolvers do, per repository.
+  if (ctx.identity.kind === "anonymous") {
+    throw new HttpError(401, "This endpoint requires you to be authenticated.", { documentation_url: "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql" });
+  }
+  if (ctx.identity.kind === "app") throw new HttpError(401, "A JSON web token could not be used for this endpoint; use an installation token.");
+  try {
+    const request = readRequest(ctx.body);
+    const { operation, field } = request;
+    const resolver = RESOLVERS[`${operation.type} ${field.name}`];
+    if (resolver === undefined) {
+      const typeName = ROOT_TYPES[operation.type];
+      throw new GraphqlError(`Field '${field.name}' doesn't exist on type '${typeName}' (${SERVED})`, {
+        locations: [field.location],
+        extensions: { code: "undefinedField", typeName, fieldName: field.name },
+      });
+    }
+    return { status: 200, headers: HEADERS, body: { data: { [field.responseKey]: resolver(state, ctx, request) } } };
+  } catch (error) {
+    if (error instanceof GraphqlError) return error.reply(HEADERS);
+    throw error;
+  }
+}
+
+export const graphqlRoutes: Route[] = [
+  // `create`: an updateRefs may create refs, which GitHub's secondary limit counts. `access: "none"`:
+  // the path names no repository; the resolvers check access to the one in the body.
+  { method: "POST", pattern: "/graphql", kind: "create", access: "none", handler: serveGraphql },
+];
