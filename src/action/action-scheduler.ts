@@ -6,13 +6,14 @@ import type { AppOctokit } from "../app/app-octokit.js";
 import { createConfigLoader } from "../app/config/load-config.js";
 import { RepoScheduler } from "../app/scheduler/repo-scheduler.js";
 import type { ActionIo } from "./action-io.js";
+import { SnapshotCache } from "../app/snapshot-cache.js";
 
 /**
  * The repository's scheduler as an Action run sees it: an Octokit on the run's API, the
  * configuration from the default branch, journal events in the step log. Fails the step (and
  * returns undefined) on a broken configuration, naming every field.
  */
-export async function actionScheduler(io: ActionIo, mode: string, token: string, holder: string): Promise<{ octokit: Octokit; config: BosunConfig; scheduler: RepoScheduler } | undefined> {
+export async function actionScheduler(io: ActionIo, mode: string, token: string, holder: string): Promise<{ octokit: Octokit; config: BosunConfig; scheduler: RepoScheduler; snapshots: SnapshotCache } | undefined> {
   io.setSecret(token);
   const { owner, repo } = io.event.repo;
   const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
@@ -24,7 +25,10 @@ export async function actionScheduler(io: ActionIo, mode: string, token: string,
     return undefined;
   }
   const payload = io.event.payload as { repository?: { default_branch?: string } };
+  // The run's intake and its tick share snapshots: an item queued in this run costs the tick no read.
+  const snapshots = new SnapshotCache();
   const scheduler = new RepoScheduler(octokit, {
+    snapshots,
     owner,
     repo,
     botLogin: io.input("bot-login").trim() || "bosun[bot]",
@@ -33,5 +37,5 @@ export async function actionScheduler(io: ActionIo, mode: string, token: string,
     clock: systemClock,
     journal: { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) },
   });
-  return { octokit, config: read.config, scheduler };
+  return { octokit, config: read.config, scheduler, snapshots };
 }

@@ -2,6 +2,9 @@ import type { Probot } from "probot";
 import { renderDashboard } from "../core/dashboard/render-dashboard.js";
 import { createConfigLoader } from "./config/load-config.js";
 import { createDashboardUpsert } from "./dashboard/upsert-dashboard.js";
+import { throttledDashboard } from "./dashboard/throttled-dashboard.js";
+import { APP_DEFAULTS } from "./app-defaults.js";
+import { SnapshotCache } from "./snapshot-cache.js";
 import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import { registerIntake } from "./intake/register-intake.js";
@@ -20,8 +23,13 @@ export interface BosunAppOptions {
   readonly botLogin?: string;
   /** The clock in ms (default `Date.now`). */
   readonly now?: () => number;
-  /** How long a configuration read is trusted before a conditional re-read (default 60 s). */
+  /**
+   * How long a configuration read is trusted before a conditional re-read (default 10 minutes): a
+   * push to the default branch drops it at once, so this only bounds a lost push webhook.
+   */
   readonly configMaxAgeMs?: number;
+  /** Least time between two dashboard writes that change nothing a maintainer acts on (default 5 minutes). */
+  readonly dashboardIntervalMs?: number;
   /** The scheduler's clock (default: the system clock). */
   readonly clock?: Clock;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
@@ -40,8 +48,17 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     return `${data?.slug ?? "bosun"}[bot]`;
   });
   const upsertDashboard = createDashboardUpsert(botLogin);
-  const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? 60_000 });
+  const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? APP_DEFAULTS.configMaxAgeMs });
+  // .github/bosun.yml is read at the default branch: a push there may have changed it.
+  app.on("push", async (context) => {
+    const { ref, repository } = context.payload;
+    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
+  });
+  const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
+  // The intake's snapshots, known to the scheduler of this process without reading them back.
+  const snapshots = new SnapshotCache();
   registerIntake(app, {
+    snapshots,
     config: configLoader,
     labels: createLabelBootstrap(),
     botLogin,
@@ -57,10 +74,11 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     clock: options.clock ?? systemClock,
     journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
     botLogin,
-    // The dashboard follows every tick; an unchanged body costs no request.
+    snapshots,
+    // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
       const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, events: repoScheduler.recentEvents });
-      await upsertDashboard(octokit as unknown as AppOctokit, { owner, repo }, renderDashboard(state));
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
     },
   });
   if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);

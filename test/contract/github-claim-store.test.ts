@@ -3,7 +3,8 @@ import { createFakeGitHub } from "../fake-github/create-fake-github.js";
 import type { FakeGitHub } from "../fake-github/create-fake-github.js";
 import { createTestOctokit } from "../fake-github/test-octokit.js";
 import { octokitClaimRefs } from "../../src/adapters/github/claim-refs-api.js";
-import { GitHubClaimStore, parseClaimMessage } from "../../src/adapters/github/github-claim-store.js";
+import { GitHubClaimStore } from "../../src/adapters/github/github-claim-store.js";
+import { parseClaimMessage } from "../../src/adapters/github/claim-record.js";
 import { claimStoreContract } from "./claim-store.contract.js";
 
 const fakes: FakeGitHub[] = [];

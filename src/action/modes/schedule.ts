@@ -8,7 +8,8 @@ import type { ActionIo, ActionMode } from "../action-io.js";
 
 /**
  * `schedule` mode: the scheduler as an Action, for teams with no server. Each run is one
- * reconcile tick (the same code the app runs); the tick lock keeps overlapping runs from fighting.
+ * reconcile tick (the same code the app runs); overlapping runs cannot fight: a tick's claim
+ * changes are one atomic batch, and a batch decided from a state another run has changed is refused.
  * Triggered by issues (where it also runs the intake, as the app would), issue_comment,
  * workflow_run and schedule events.
  */
@@ -31,7 +32,7 @@ const schedule: ActionMode = {
       if (event !== undefined && payload.issue?.number !== undefined && event.sender.toLowerCase() !== botLogin.toLowerCase()) {
         const appOctokit = octokit as unknown as AppOctokit;
         const log = { info: (obj: object, msg: string) => io.log.info(`${msg} ${JSON.stringify(obj)}`), debug: (obj: object, msg: string) => io.log.debug(`${msg} ${JSON.stringify(obj)}`) };
-        await runIntake({ octokit: appOctokit, repo: { owner, repo }, log, labels: () => createLabelBootstrap()(appOctokit, { owner, repo }, ctx.config) }, payload.issue.number, event, botLogin, ctx.config);
+        await runIntake({ octokit: appOctokit, repo: { owner, repo }, log, labels: () => createLabelBootstrap()(appOctokit, { owner, repo }, ctx.config), snapshots: ctx.snapshots }, payload.issue.number, event, botLogin, ctx.config);
       }
     }
     if (io.event.name === "issue_comment") {
@@ -47,7 +48,7 @@ const schedule: ActionMode = {
     io.setOutput("report", JSON.stringify(report));
     await io.summary(
       report.busy
-        ? "### Bosun schedule\n\nAnother run holds the tick lock; this run changed nothing.\n"
+        ? "### Bosun schedule\n\nOther runs kept changing the claims under this one; it changed nothing (the next run decides again).\n"
         : [
             "### Bosun schedule",
             "",

@@ -1,21 +1,10 @@
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
-import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode } from "../../core/claims/claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
-
-/** What one claim commit says: the state of the item's claim after that commit. */
-interface ClaimRecord {
-  readonly key: string;
-  readonly holder: string;
-  readonly epoch: number;
-  readonly state: "held" | "released" | "settled";
-  readonly leaseUntil: number;
-  readonly notBefore?: number;
-  readonly outcome?: SettledOutcome;
-  /** When the commit was written (the writer's clock), ms. */
-  readonly at: number;
-}
+import type { ClaimCommit, ClaimRecord } from "./claim-record.js";
+import { parseClaimCommit, recordFor, renderBatchMessage, renderClaimMessage } from "./claim-record.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -26,19 +15,44 @@ export interface GitHubClaimStoreOptions {
 }
 
 /**
+ * Changes to several claims planned by one reconcile tick, written as one commit and one atomic
+ * update of every ref it moves (see `commitBatch`). Nothing in it is granted until it is committed:
+ * tokens come only from `commitBatch`.
+ */
+export interface ClaimBatch {
+  readonly now: number;
+  /** ref → where it pointed when planned, and its record after the batch. */
+  readonly writes: Map<string, { readonly from: string | undefined; readonly record: ClaimRecord; readonly grant: boolean }>;
+  /** Whether the batch grants anything: then it also moves the generation ref (pool bounds). */
+  granting: boolean;
+}
+
+export type BatchResult =
+  | { readonly ok: true; readonly granted: ReadonlyMap<string, ClaimToken> }
+  | { readonly ok: false; readonly detail: string };
+
+/**
  * Claims as git refs on GitHub (DESIGN.md, "Claims"). Each item has a ref pointing at a chain of
  * claim commits whose messages hold `{holder, epoch, leaseUntil, state}`. The only atomic steps
  * are GitHub's: creating a ref fails when it exists, and a `force: false` update fails unless it
  * fast-forwards from the commit we read — so two writers racing from one state cannot both win.
  * Any failure of a write is "unknown" until the ref is read back: a 422 or a 5xx may have landed.
+ *
+ * The scheduler writes a tick's changes as a batch: one commit holding every changed record (its
+ * parents are the refs' old heads, so each ref still fast-forwards) and one all-or-nothing update
+ * of those refs. A batch that grants also moves the generation ref from the value the tick read:
+ * if any other grant landed since, the whole batch is refused, so pools cannot overfill.
  */
 export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   private readonly prefix: string;
   /** Commits never change: their parsed messages are cached by sha. */
-  private readonly records = new Map<string, ClaimRecord | null>();
+  private readonly commits = new Map<string, ClaimCommit | null>();
+  /** Moved by every granting batch: the compare-and-swap that keeps pools within their size. */
+  readonly generationRef: string;
 
   constructor(private readonly options: GitHubClaimStoreOptions) {
     this.prefix = options.prefix ?? "refs/bosun/claims/";
+    this.generationRef = `${this.prefix}generation`;
   }
 
   private readonly bound = new Map<string, string>();
@@ -64,11 +78,20 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const ref = this.refOf(key);
     const remembered = this.heads.get(ref) !== undefined;
     const head = await this.read(ref);
-    const current = head?.record;
-    const deny = (reason: DenyReason, detail: string) => ({ result: { granted: false as const, reason, detail }, lostRace: false });
+    const decided = await this.decideClaim(key, head?.record, holder, leaseMs, now);
+    if ("denied" in decided) return { result: decided.denied, lostRace: false };
+    if ("mine" in decided) return { result: { granted: true, token: token(decided.mine) }, lostRace: false };
+    if (await this.advance(ref, head?.sha, decided.next)) return { result: { granted: true, token: token(decided.next) }, lostRace: false };
+    const after = (await this.read(ref))?.record;
+    return { result: { granted: false, reason: "held", detail: `lost the race to ${after?.holder ?? "another holder"} (epoch ${after?.epoch ?? "?"})` }, lostRace: remembered };
+  }
+
+  /** Whether a key may be granted over its current record, and the record a grant writes. */
+  private async decideClaim(key: string, current: ClaimRecord | undefined, holder: string, leaseMs: number, now: number): Promise<{ denied: ClaimResult & { granted: false } } | { mine: ClaimRecord } | { next: ClaimRecord }> {
+    const deny = (reason: DenyReason, detail: string) => ({ denied: { granted: false as const, reason, detail } });
     if (current?.state === "settled") return deny("not-ready", `settled: ${current.outcome?.summary ?? ""}`);
     if (current?.state === "held" && current.leaseUntil > now) {
-      if (current.holder === holder) return { result: { granted: true, token: token(current) }, lostRace: false };
+      if (current.holder === holder) return { mine: current };
       return deny("held", `held by ${current.holder} (epoch ${current.epoch})`);
     }
     // An expired lease is taken over directly: the fast-forward from the commit read here is the
@@ -76,10 +99,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     if (current?.notBefore !== undefined && current.notBefore > now) return deny("not-ready", `retry not before ${new Date(current.notBefore).toISOString()}`);
     const evidence = await this.options.evidence?.(key);
     if (evidence !== undefined) return deny("evidence", evidence);
-    const next: ClaimRecord = { key, holder, epoch: (current?.epoch ?? 0) + 1, state: "held", leaseUntil: now + leaseMs, at: now };
-    if (await this.advance(ref, head?.sha, next)) return { result: { granted: true, token: token(next) }, lostRace: false };
-    const after = (await this.read(ref))?.record;
-    return { result: { granted: false, reason: "held", detail: `lost the race to ${after?.holder ?? "another holder"} (epoch ${after?.epoch ?? "?"})` }, lostRace: remembered };
+    return { next: { key, holder, epoch: (current?.epoch ?? 0) + 1, state: "held", leaseUntil: now + leaseMs, at: now } };
   }
 
   async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
@@ -97,12 +117,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const head = await this.read(ref);
     const fenced = fence(head?.record, token, now);
     if (!fenced.ok) return fenced;
-    const base = head?.record as ClaimRecord;
-    const next: ClaimRecord =
-      mode.kind === "settle"
-        ? { ...base, state: "settled", outcome: mode.outcome, at: now }
-        : { ...base, state: "released", notBefore: mode.notBefore, at: now };
-    if (await this.advance(ref, head?.sha, next)) return { ok: true };
+    if (await this.advance(ref, head?.sha, released(head?.record as ClaimRecord, mode, now))) return { ok: true };
     return { ok: false, reason: "stale", detail: "the claim ref moved: a newer holder has the item" };
   }
 
@@ -111,13 +126,92 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const refs = await this.currentRefs(REUSE_LISTING_MS);
     const taken: ClaimView[] = [];
     for (const { ref, sha } of refs) {
-      const record = await this.recordAt(sha);
+      const record = await this.recordAt(sha, ref);
       if (record?.state !== "held" || record.leaseUntil > now) continue;
-      const next: ClaimRecord = { ...record, state: "released", notBefore: now, at: now };
       // Only one reclaimer's fast-forward from this exact commit can land.
-      if (await this.advance(ref, sha, next)) taken.push(view(record));
+      if (await this.advance(ref, sha, reclaimed(record, now))) taken.push(view(record));
     }
     return taken;
+  }
+
+  // --- Batches: a tick's changes in one commit and one atomic ref update ---
+
+  newBatch(now: number): ClaimBatch {
+    return { now, writes: new Map(), granting: false };
+  }
+
+  /** The record a batch will leave on a ref, else its current one. */
+  private async planned(batch: ClaimBatch, ref: string): Promise<{ from: string | undefined; record: ClaimRecord | undefined }> {
+    const write = batch.writes.get(ref);
+    if (write !== undefined) return { from: write.from, record: write.record };
+    const head = await this.read(ref);
+    return { from: head?.sha, record: head?.record };
+  }
+
+  /** Plans a grant (the same rules as `claim`); the token comes from `commitBatch`. */
+  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
+    const ref = this.refOf(key);
+    const { from, record } = await this.planned(batch, ref);
+    const decided = await this.decideClaim(key, record, holder, leaseMs, batch.now);
+    if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
+    // A live claim of this very holder is not granted twice in one tick.
+    if ("mine" in decided) return { planned: false, reason: "held", detail: `already held by ${holder} (epoch ${decided.mine.epoch})` };
+    batch.writes.set(ref, { from, record: decided.next, grant: true });
+    batch.granting = true;
+    return { planned: true };
+  }
+
+  /** Plans a release (landing); fenced by the token's epoch like `release`. */
+  async planRelease(batch: ClaimBatch, token: ClaimToken, mode: ReleaseMode): Promise<FencedResult> {
+    const ref = this.refOf(token.key);
+    const { from, record } = await this.planned(batch, ref);
+    const fenced = fence(record, token, batch.now);
+    if (!fenced.ok) return fenced;
+    batch.writes.set(ref, { from, record: released(record as ClaimRecord, mode, batch.now), grant: false });
+    return { ok: true };
+  }
+
+  /** Plans a lease renewal. */
+  async planRenew(batch: ClaimBatch, token: ClaimToken, leaseMs: number): Promise<FencedResult> {
+    const ref = this.refOf(token.key);
+    const { from, record } = await this.planned(batch, ref);
+    const fenced = fence(record, token, batch.now);
+    if (!fenced.ok) return fenced;
+    batch.writes.set(ref, { from, record: { ...(record as ClaimRecord), leaseUntil: batch.now + leaseMs, at: batch.now }, grant: false });
+    return { ok: true };
+  }
+
+  /** Plans the reclaim of an expired claim on a listed ref; the view of what it takes back, or undefined. */
+  async planReclaim(batch: ClaimBatch, ref: string): Promise<ClaimView | undefined> {
+    const { from, record } = await this.planned(batch, ref);
+    if (record?.state !== "held" || record.leaseUntil > batch.now) return undefined;
+    batch.writes.set(ref, { from, record: reclaimed(record, batch.now), grant: false });
+    return view(record);
+  }
+
+  /**
+   * Writes a batch: one commit whose parents are the old heads, then one all-or-nothing update of
+   * every ref (plus the generation ref when it grants). A failure is unknown until read back: the
+   * batch landed if any of its refs points at its commit (all of them moved together).
+   */
+  async commitBatch(batch: ClaimBatch): Promise<BatchResult> {
+    if (batch.writes.size === 0) return { ok: true, granted: new Map() };
+    const writes = [...batch.writes].map(([ref, w]) => ({ ref, ...w }));
+    const updates = writes.map((w) => ({ ref: w.ref, from: w.from }));
+    if (batch.granting) updates.push({ ref: this.generationRef, from: this.heads.get(this.generationRef) ?? undefined });
+    const parents = [...new Set(updates.map((u) => u.from).filter((s): s is string => s !== undefined))];
+    const sha = await this.options.refs.createCommit(renderBatchMessage(writes), parents);
+    this.commits.set(sha, parseClaimCommit(renderBatchMessage(writes)) ?? null);
+    let applied = (await this.options.refs.updateRefs(updates.map((u) => ({ ...u, to: sha })))) === "applied";
+    if (!applied) {
+      await this.currentRefs();
+      applied = updates.some((u) => this.heads.get(u.ref) === sha);
+    }
+    if (!applied) return { ok: false, detail: "another writer moved a claim or granted since this tick read them" };
+    for (const u of updates) this.heads.set(u.ref, sha);
+    const granted = new Map<string, ClaimToken>();
+    for (const w of writes) if (w.grant) granted.set(w.record.key, token(w.record));
+    return { ok: true, granted };
   }
 
   /**
@@ -144,8 +238,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     // The guard is a heuristic before the lock, not the lock: a listing from the same tick will do.
     const refs = await this.currentRefs(REUSE_LISTING_MS);
     const keys: string[] = [];
-    for (const { sha } of refs) {
-      const r = await this.recordAt(sha);
+    for (const { ref, sha } of refs) {
+      const r = await this.recordAt(sha, ref);
       if (r === undefined) continue;
       if ((r.state === "held" && r.leaseUntil > now) || (r.state === "settled" && r.at >= now - recentMs)) keys.push(r.key);
     }
@@ -166,6 +260,10 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
       this.lastListed = refs;
       for (const key of this.heads.keys()) if (key.startsWith(this.prefix)) this.heads.set(key, null);
       for (const { ref, sha } of refs) this.heads.set(ref, sha);
+    } else {
+      // Unchanged since the last listing: forget writes of ours that did not land and heads guessed since.
+      for (const key of this.heads.keys()) if (key.startsWith(this.prefix)) this.heads.set(key, null);
+      for (const { ref, sha } of this.lastListed) this.heads.set(ref, sha);
     }
     return this.lastListed;
   }
@@ -183,7 +281,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const refs = await this.currentRefs();
     const out: Array<{ ref: string; sha: string; record: ClaimRecordView }> = [];
     for (const { ref, sha } of refs) {
-      const record = await this.recordAt(sha);
+      const record = await this.recordAt(sha, ref);
       if (record === undefined) continue;
       this.bound.set(record.key, ref);
       out.push({ ref, sha, record });
@@ -194,7 +292,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   /** Moves the ref from `from` (or creates it) to a new claim commit; true only when ours is now the head. */
   private async advance(ref: string, from: string | undefined, next: ClaimRecord): Promise<boolean> {
     const sha = await this.options.refs.createCommit(renderClaimMessage(next), from === undefined ? [] : [from]);
-    this.records.set(sha, next);
+    this.commits.set(sha, { single: next });
     const outcome = from === undefined ? await this.options.refs.createRef(ref, sha) : await this.options.refs.updateRef(ref, sha);
     if (outcome === "created" || outcome === "updated") {
       this.heads.set(ref, sha);
@@ -207,16 +305,19 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   private async read(ref: string): Promise<{ sha: string; record: ClaimRecord | undefined } | undefined> {
-    const known = this.heads.get(ref);
+    let known = this.heads.get(ref);
+    // A ref under the prefix that the last listing did not show does not exist, as far as we know:
+    // creating it fails if it appeared since, and the ref is then read back.
+    if (known === undefined && ref.startsWith(this.prefix) && this.listedAt > Number.NEGATIVE_INFINITY) known = null;
     const sha = known !== undefined ? (known ?? undefined) : await this.options.refs.getRef(ref);
     if (known === undefined) this.heads.set(ref, sha ?? null);
     if (sha === undefined) return undefined;
-    return { sha, record: await this.recordAt(sha) };
+    return { sha, record: await this.recordAt(sha, ref) };
   }
 
-  private async recordAt(sha: string): Promise<ClaimRecord | undefined> {
-    if (!this.records.has(sha)) this.records.set(sha, parseClaimMessage(await this.options.refs.getCommitMessage(sha)) ?? null);
-    return this.records.get(sha) ?? undefined;
+  private async recordAt(sha: string, ref: string): Promise<ClaimRecord | undefined> {
+    if (!this.commits.has(sha)) this.commits.set(sha, parseClaimCommit(await this.options.refs.getCommitMessage(sha)) ?? null);
+    return recordFor(this.commits.get(sha) ?? undefined, ref);
   }
 }
 
@@ -234,24 +335,8 @@ function fence(record: ClaimRecord | undefined, token: ClaimToken, now: number):
   return { ok: true };
 }
 
+const released = (base: ClaimRecord, mode: ReleaseMode, now: number): ClaimRecord =>
+  mode.kind === "settle" ? { ...base, state: "settled", outcome: mode.outcome, at: now } : { ...base, state: "released", notBefore: mode.notBefore, at: now };
+const reclaimed = (record: ClaimRecord, now: number): ClaimRecord => ({ ...record, state: "released", notBefore: now, at: now });
 const token = (r: ClaimRecord): ClaimToken => mintClaimToken({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });
 const view = (r: ClaimRecord): ClaimView => ({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });
-
-const MESSAGE_HEAD = "bosun claim";
-
-/** The claim commit's message: a readable first line, then the record as JSON. */
-export function renderClaimMessage(r: ClaimRecord): string {
-  return `${MESSAGE_HEAD} ${r.key} epoch ${r.epoch} ${r.state} by ${r.holder}\n\n${JSON.stringify(r)}\n`;
-}
-
-/** Reads a claim commit's message; undefined for anything else (a stray commit is not a claim). */
-export function parseClaimMessage(message: string): ClaimRecord | undefined {
-  if (!message.startsWith(MESSAGE_HEAD)) return undefined;
-  const json = message.slice(message.indexOf("\n\n") + 2).trim();
-  try {
-    const r = JSON.parse(json) as ClaimRecord;
-    return typeof r.key === "string" && typeof r.holder === "string" && Number.isInteger(r.epoch) && ["held", "released", "settled"].includes(r.state) && typeof r.leaseUntil === "number" ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -18,6 +18,8 @@ export interface LoadedConfig {
 export interface ConfigLoader {
   /** Reads (or revalidates) the repository's `.github/bosun.yml`. */
   load(octokit: AppOctokit, repo: RepoRef): Promise<LoadedConfig>;
+  /** The file may have changed (a push to the default branch): the next load revalidates it. */
+  invalidate(repo: RepoRef): void;
 }
 
 export interface ConfigLoaderOptions {
@@ -51,6 +53,10 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     problemsChanged: (previousKey ?? "") !== entry.problemsKey,
   });
   return {
+    invalidate(repo) {
+      const cached = cache.get(repoKey(repo));
+      if (cached !== undefined) cached.checkedAt = Number.NEGATIVE_INFINITY;
+    },
     async load(octokit, repo) {
       const key = repoKey(repo);
       const now = options.now();

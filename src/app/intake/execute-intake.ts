@@ -7,13 +7,14 @@ import type { IntakeWriter } from "./octokit-intake-github.js";
  * queued item without its snapshot. `beforeLabels` runs once before the first label write (the
  * cached label bootstrap), so events that write nothing create nothing either.
  */
-export async function executeIntake(writer: IntakeWriter, issue: number, actions: readonly IntakeAction[], beforeLabels: () => Promise<unknown>): Promise<number> {
+export async function executeIntake(writer: IntakeWriter, issue: number, actions: readonly IntakeAction[], beforeLabels: () => Promise<unknown>): Promise<{ writes: number; posted: ReadonlyArray<{ id: number; body: string }> }> {
   let writes = 0;
+  const posted: Array<{ id: number; body: string }> = [];
   let bootstrapped = false;
   for (const action of actions) {
     switch (action.kind) {
       case "comment":
-        await writer.comment(issue, action.body);
+        posted.push({ id: await writer.comment(issue, action.body), body: action.body });
         break;
       case "update-comment":
         await writer.updateComment(action.commentId, action.body);
@@ -31,5 +32,5 @@ export async function executeIntake(writer: IntakeWriter, issue: number, actions
     }
     writes++;
   }
-  return writes;
+  return { writes, posted };
 }

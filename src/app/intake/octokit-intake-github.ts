@@ -23,7 +23,8 @@ export interface IntakeReader {
 
 /** What the intake writes to GitHub. */
 export interface IntakeWriter {
-  comment(number: number, body: string): Promise<void>;
+  /** Posts a comment; answers its id. */
+  comment(number: number, body: string): Promise<number>;
   updateComment(commentId: number, body: string): Promise<void>;
   addLabels(number: number, labels: readonly string[]): Promise<void>;
   removeLabel(number: number, label: string): Promise<void>;
@@ -49,7 +50,7 @@ export function octokitIntakeGitHub(octokit: AppOctokit, repo: RepoRef): IntakeR
       return all.map((c) => ({ id: c.id, author: c.user?.login ?? "ghost", authorIsBot: c.user?.type === "Bot", body: c.body ?? "" }));
     },
     async comment(number, body) {
-      await octokit.rest.issues.createComment({ ...repo, issue_number: number, body });
+      return (await octokit.rest.issues.createComment({ ...repo, issue_number: number, body })).data.id;
     },
     async updateComment(commentId, body) {
       await octokit.rest.issues.updateComment({ ...repo, comment_id: commentId, body });

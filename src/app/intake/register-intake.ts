@@ -5,6 +5,7 @@ import type { ConfigLoader, LoadedConfig } from "../config/load-config.js";
 import type { LabelBootstrap } from "./ensure-labels.js";
 import { runIntake } from "./run-intake.js";
 import type { SerializeByKey } from "./serialize-by-key.js";
+import type { SnapshotCache } from "../snapshot-cache.js";
 
 /** What the intake handlers need from the app: all IO edges, passed in. */
 export interface IntakeDeps {
@@ -13,6 +14,8 @@ export interface IntakeDeps {
   /** The app's bot login (`bosun[bot]`): its comments are the only snapshots that count. */
   readonly botLogin: () => Promise<string>;
   readonly serialize: SerializeByKey;
+  /** Where posted snapshots are remembered for the scheduler of the same process. */
+  readonly snapshots?: SnapshotCache;
   /** Called when a repository's configuration problems changed (report them on the dashboard). */
   readonly onConfigProblems?: (octokit: AppOctokit, repo: RepoRef, loaded: LoadedConfig) => Promise<void>;
 }
@@ -48,7 +51,7 @@ export function registerIntake(app: Probot, deps: IntakeDeps): void {
     // Our own label and comment writes come back as webhooks: drop them before any request.
     if (event.sender.toLowerCase() === botLogin.toLowerCase()) return;
     const loaded = await deps.config.load(context.octokit, repo);
-    await runIntake({ octokit: context.octokit, repo, log: context.log.child({ issue: number, event: `issues.${event.kind}` }), labels: () => deps.labels(context.octokit, repo, loaded.config) }, number, event, botLogin, loaded.config);
+    await runIntake({ octokit: context.octokit, repo, log: context.log.child({ issue: number, event: `issues.${event.kind}` }), labels: () => deps.labels(context.octokit, repo, loaded.config), ...(deps.snapshots === undefined ? {} : { snapshots: deps.snapshots }) }, number, event, botLogin, loaded.config);
     // After the intake, so the report also lists what this event just decided.
     if (loaded.problemsChanged && deps.onConfigProblems !== undefined) await deps.onConfigProblems(context.octokit, repo, loaded);
   }

@@ -3,6 +3,8 @@ import { decideIntake, intakeReads } from "../../core/intake/decide-intake.js";
 import type { IntakeContext, IntakeEvent } from "../../core/intake/intake-types.js";
 import type { AppOctokit, RepoRef } from "../app-octokit.js";
 import { executeIntake } from "./execute-intake.js";
+import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
+import type { SnapshotCache } from "../snapshot-cache.js";
 import { octokitIntakeGitHub } from "./octokit-intake-github.js";
 
 /** Where an intake runs: the app (Probot's context) or the Action's schedule mode. */
@@ -12,6 +14,8 @@ export interface IntakeSite {
   readonly log: { info(obj: object, msg: string): void; debug(obj: object, msg: string): void };
   /** Creates Bosun's labels once, before the first label write. */
   readonly labels: () => Promise<unknown>;
+  /** Where a snapshot this intake posts is remembered for the scheduler of the same process. */
+  readonly snapshots?: SnapshotCache;
 }
 
 /**
@@ -41,6 +45,12 @@ export async function runIntake(site: IntakeSite, number: number, event: IntakeE
   const needComments = reads.comments && issue.commentCount > 0 && (event.kind !== "edited" || queuedOrHeld);
   const comments = needComments ? await github.comments(number) : [];
   const decision = decideIntake(hinted, { ...issue, comments }, ctx);
-  const writes = await executeIntake(github, number, decision.actions, site.labels);
+  const { writes, posted } = await executeIntake(github, number, decision.actions, site.labels);
+  // The scheduler dispatches from the snapshot: tell it what was just posted, so it need not read it back.
+  const snapshot = posted.filter((c) => isSnapshotComment(c.body)).at(-1);
+  if (snapshot !== undefined && site.snapshots !== undefined) {
+    const parsed = parseSnapshotComment(snapshot.body, `issue #${number}`);
+    if (parsed.ok) site.snapshots.set(`${site.repo.owner}/${site.repo.repo}`, number, issue.commentCount + posted.length, { ok: true, snapshot: parsed.snapshot, commentId: snapshot.id, body: snapshot.body });
+  }
   site.log.info({ outcome: decision.outcome, reason: decision.reason, writes }, `intake: ${decision.outcome}`);
 }

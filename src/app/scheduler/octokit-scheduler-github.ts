@@ -2,6 +2,7 @@ import type { Octokit } from "@octokit/rest";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
+import { SnapshotCache } from "../snapshot-cache.js";
 
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
@@ -14,6 +15,26 @@ export interface OctokitSchedulerOptions {
   readonly botLogin: string;
   /** The default branch, where workflow dispatches run unless a pool names a ref. */
   readonly defaultBranch: string;
+  /** Snapshots this process already knows (shared with the intake); default: the scheduler's own. */
+  readonly snapshots?: SnapshotCache;
+  /** The scheduler's clock (ms), for how old a cached listing is. */
+  readonly now?: () => number;
+  /**
+   * How long the pull request and branch listings are reused (default 5 minutes): they serve the
+   * evidence probe and landing by pull request, a webhook about either invalidates them at once,
+   * and a stale one only delays a landing or lets the claim's compare-and-swap decide.
+   */
+  readonly evidenceMaxAgeMs?: number;
+}
+
+/** A branch named for an issue: `bosun/12`, `bosun/12-x`, GitHub's "Create a branch" `12-title`, `copilot/fix-12`. */
+const ISSUE_BRANCH = /^(?:bosun\/(\d+)(?:\b|$)|(\d+)-|copilot\/fix-(\d+)$)/;
+
+/** The issue a branch name is for, if any. */
+export function issueOfBranch(name: string): number | undefined {
+  const m = ISSUE_BRANCH.exec(name);
+  const n = Number(m?.[1] ?? m?.[2] ?? m?.[3]);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /**
@@ -23,7 +44,18 @@ export interface OctokitSchedulerOptions {
 export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedulerOptions): SchedulerGitHub {
   const { owner, repo } = options;
   const etags = new Map<string, { etag: string; data: unknown }>();
-  const snapshots = new Map<number, { updatedAt: number; result: Awaited<ReturnType<SchedulerGitHub["snapshot"]>> }>();
+  const now = options.now ?? Date.now;
+  const maxAge = options.evidenceMaxAgeMs ?? 300_000;
+  /** When each evidence listing was last read; deleted when a webhook says it changed. */
+  const listedAt = new Map<"pulls" | "branches", number>();
+  let pullLinks: ReadonlyMap<number, readonly PullLink[]> = new Map();
+  let branchLinks: ReadonlyMap<number, string> = new Map();
+  const fresh = (what: "pulls" | "branches"): boolean => {
+    const at = listedAt.get(what);
+    return at !== undefined && now() - at < maxAge;
+  };
+  const snapshots = options.snapshots ?? new SnapshotCache();
+  const repoName = `${owner}/${repo}`;
 
   /** GET with If-None-Match; on 304 answers the data of the last 200. */
   async function conditional<T>(key: string, fetchPage: (headers: Record<string, string>) => Promise<{ data: T; headers: { etag?: string } }>): Promise<T> {
@@ -51,6 +83,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
             labels: i.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter((l) => l !== ""),
             createdAt: Date.parse(i.created_at),
             updatedAt: Date.parse(i.updated_at),
+            comments: i.comments,
           });
         }
         if (data.length < 100) break;
@@ -59,8 +92,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async snapshot(issue, inFlight = false) {
-      const cached = snapshots.get(issue.number);
-      if (cached !== undefined && (cached.updatedAt === issue.updatedAt || (inFlight && cached.result.ok))) return cached.result;
+      const last = snapshots.last(repoName, issue.number);
+      const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
+      if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       // The newest snapshot by the bot is the approved one; anyone else's marker proves nothing.
       const mine = comments.filter((c) => c.user?.login === options.botLogin && isSnapshotComment(c.body ?? "")).at(-1);
@@ -71,7 +105,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
               const parsed = parseSnapshotComment(mine.body ?? "", `issue #${issue.number}`);
               return parsed.ok ? { ok: true as const, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body ?? "" } : { ok: false as const, reason: parsed.reason };
             })();
-      snapshots.set(issue.number, { updatedAt: issue.updatedAt, result });
+      snapshots.set(repoName, issue.number, issue.comments, result);
       return result;
     },
 
@@ -97,17 +131,44 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async linkedPulls() {
+      if (fresh("pulls")) return pullLinks;
       const data = await conditional("pulls", (headers) => octokit.rest.pulls.list({ owner, repo, state: "all", sort: "updated", direction: "desc", per_page: 100, headers }));
       const links = new Map<number, PullLink[]>();
       for (const pr of data) {
         const state: PullLink["state"] = pr.state === "open" ? "open" : pr.merged_at !== null ? "merged" : "closed";
         const issues = new Set<number>();
         for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
-        const branch = /^bosun\/(\d+)(?:\b|$)/.exec(pr.head.ref);
-        if (branch !== null) issues.add(Number(branch[1]));
+        const branch = issueOfBranch(pr.head.ref);
+        if (branch !== undefined) issues.add(branch);
         for (const n of issues) links.set(n, [...(links.get(n) ?? []), { number: pr.number, state }]);
       }
+      pullLinks = links;
+      listedAt.set("pulls", now());
       return links;
+    },
+
+    async evidenceOf(issue, neverClaimed) {
+      const open = ((await this.linkedPulls()).get(issue) ?? []).find((p) => p.state === "open");
+      if (open !== undefined) return `pull request #${open.number} is open for it`;
+      // Branches left by Bosun's own earlier attempts are not someone else's work.
+      if (!neverClaimed) return undefined;
+      if (!fresh("branches")) {
+        const refs = await conditional("branches", (headers) => octokit.rest.git.listMatchingRefs({ owner, repo, ref: "heads/", headers }));
+        const links = new Map<number, string>();
+        for (const r of refs) {
+          const name = r.ref.replace(/^refs\/heads\//, "");
+          const n = issueOfBranch(name);
+          if (n !== undefined && !links.has(n)) links.set(n, name);
+        }
+        branchLinks = links;
+        listedAt.set("branches", now());
+      }
+      const branch = branchLinks.get(issue);
+      return branch === undefined ? undefined : `branch ${branch} exists for it`;
+    },
+
+    invalidate(what) {
+      listedAt.delete(what);
     },
 
     async addLabels(issue, labels) {
@@ -129,6 +190,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
 
     async updateComment(commentId, body) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
+      snapshots.updateBody(repoName, commentId, body);
     },
 
     async dispatch(issue, dispatch, inputs) {

@@ -1,6 +1,7 @@
 import type { Brief } from "../../core/brief/brief.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
-import type { ClaimStore } from "../../core/claims/claim-store.js";
+import type { ClaimToken, DenyReason } from "../../core/claims/claim-token.js";
+import type { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import type { Clock } from "../../core/engine/clock.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
 import type { Journal } from "../../core/journal/journal-event.js";
@@ -8,19 +9,20 @@ import { journalEmitter } from "../../core/journal/journal-emitter.js";
 import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
+import type { Landing } from "./land-item.js";
 import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import { dispatchItem } from "./dispatch-item.js";
 import { readyCandidates } from "./ready-candidates.js";
-import { landItem } from "./land-item.js";
+import { afterLanding, landItem, landingOf } from "./land-item.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
 export interface TickDeps {
   readonly github: SchedulerGitHub;
-  /** The raw store: listing claims and adopting them for landing. */
+  /** The claim store: listings, batches, and single landings. */
   readonly store: GitHubClaimStore;
-  /** The store behind the similarity guard: every new grant goes through it. */
-  readonly claims: ClaimStore;
+  /** The similarity guard over the store: every new grant is screened by it, and its denials counted. */
+  readonly claims: GuardedClaimStore;
   readonly config: BosunConfig;
   readonly clock: Clock;
   readonly journal: Journal;
@@ -50,7 +52,7 @@ export interface InFlightView {
 }
 
 export interface TickReport {
-  /** Another replica holds the tick lock: this tick changed nothing. */
+  /** Other writers kept moving the claims under this tick (every attempt lost its compare-and-swap): it changed nothing. */
   readonly busy: boolean;
   readonly idle: boolean;
   readonly dispatched: readonly number[];
@@ -69,13 +71,17 @@ const issueOfRef = (ref: string, prefix: string): number | undefined => {
 /**
  * One reconcile tick (DESIGN.md, "The app"): rebuild the state from GitHub, land what finished,
  * reclaim what expired, renew what runs, refill every pool, and say whether the fleet is idle.
- * Webhooks only trigger ticks, so a lost, repeated or reordered delivery changes nothing; every
- * grant is a compare-and-swap on the item's claim ref, so replicas ticking at once cannot both
- * dispatch one item.
+ * Webhooks only trigger ticks, so a lost, repeated or reordered delivery changes nothing.
+ *
+ * A tick reads, decides, and then writes every claim change it decided — lands, reclaims,
+ * renewals, grants — as one commit and one all-or-nothing ref update; only then does it journal,
+ * relabel and dispatch. Replicas ticking at once need no lock: the grants of a batch also move the
+ * generation ref from the value the tick read, so of two ticks that decided from the same state
+ * one loses, reads again and decides again. Pools stay within their size and no item is granted twice.
  */
 export function reconcileTick(deps: TickDeps): Promise<TickReport> {
-  // Ticks of one holder run one after another: the tick lock is a claim, and a holder re-claiming
-  // its own live claim is granted again, so it cannot keep a holder's own ticks apart.
+  // Ticks of one holder run one after another: a holder's own live claim is "already held", so two
+  // overlapping ticks of one replica would otherwise race to land the same run.
   const before = running.get(deps.holder) ?? Promise.resolve();
   const next = before.catch(() => undefined).then(() => tickOnce(deps));
   running.set(deps.holder, next);
@@ -88,54 +94,38 @@ export function reconcileTick(deps: TickDeps): Promise<TickReport> {
 
 const running = new Map<string, Promise<TickReport>>();
 
+/** How many times a tick decides again after losing its batch to another writer. */
+const ATTEMPTS = 3;
+
 async function tickOnce(deps: TickDeps): Promise<TickReport> {
-  const { store, clock } = deps;
-  // First look without the lock: a tick with nothing to do (the common case: nothing finished,
-  // nothing expired, no free slot) writes nothing and costs only conditional reads.
-  try {
-    return await lockedTick(deps, true);
-  } catch (err) {
-    if (err !== NEEDS_LOCK) throw err;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const report = await decideAndWrite(deps);
+    if (report !== LOST) return report;
   }
-  // One tick at a time per repository, across replicas and Action runs: pools stay bounded and
-  // replicas do not spend requests on the same work. The lock is a claim like any other, on a ref
-  // outside the claims' prefix so that moving it does not change every claim listing.
-  store.bind(TICK_LOCK_KEY, TICK_LOCK_REF);
-  const lock = await store.claim(TICK_LOCK_KEY, deps.holder, TICK_LOCK_MS, clock.now());
-  if (!lock.granted) return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
-  try {
-    return await lockedTick(deps, false);
-  } finally {
-    // Hand the lock back at once, so a replica whose webhook found it busy can tick now; a tick
-    // that dies keeps it only until its lease ends.
-    await store.release(lock.token, { kind: "retry", notBefore: clock.now() }, clock.now()).catch(() => undefined);
-  }
+  return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
 }
 
-/** Thrown by a look-only pass at its first write: the tick has work and must take the lock. */
-const NEEDS_LOCK = Symbol("needs the tick lock");
+/** The tick's batch lost to another writer: nothing was written, decide again from a fresh read. */
+const LOST = Symbol("lost the batch");
 
-async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport> {
+async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST> {
   const { github, store, config, clock } = deps;
-  /** Every write goes through here: a look-only pass stops at the first one. */
-  const write = (): void => {
-    if (lookOnly) throw NEEDS_LOCK;
-  };
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
   const leaseMs = config.lease * 1000;
   const emit = journalEmitter(deps.journal, clock);
+  const now = clock.now();
 
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));
   const claims = await store.listClaims();
+  const batch = store.newBatch(now);
   let runs: readonly WorkflowRunView[] | undefined;
   let pulls: ReadonlyMap<number, readonly PullLink[]> | undefined;
-  const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
-  const reclaimed: number[] = [];
+  const lands: Array<{ n: number; issue: QueueIssue | undefined; token: ClaimToken; landing: Landing }> = [];
+  const reclaims: Array<{ n: number; holder: string; epoch: number }> = [];
   const inFlight: InFlightView[] = [];
   const settled = new Set<number>();
-  const live = new Set<number>();
   const liveIds = new Map<number, string | undefined>();
 
   for (const { ref, record } of claims) {
@@ -147,14 +137,15 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
       // The claim settled but its labels did not follow (a failed write after the land): the ref
       // is the truth, so the mirror is repaired from it.
       const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
-      if (issue !== undefined && !issue.labels.includes(want)) {
-        write();
-        await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
-      }
+      if (issue !== undefined && !issue.labels.includes(want)) await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
       continue;
     }
     if (record.state !== "held") continue;
-    const now = clock.now();
+    if (record.leaseUntil <= now) {
+      const taken = await store.planReclaim(batch, ref);
+      if (taken !== undefined) reclaims.push({ n, holder: taken.holder, epoch: taken.epoch });
+      continue;
+    }
     let stop: Stop | undefined;
     if (issue === undefined) {
       // It left the queue while in flight: closed as completed (a merged PR closing it) is done.
@@ -170,40 +161,22 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
         else if (links.length > 0 && links.every((p) => p.state === "closed")) stop = { kind: "blocked", reason: `pull request #${links[0]?.number} was closed unmerged` };
       }
     }
-    if (stop !== undefined && record.leaseUntil > now) {
-      write();
-      const token = await store.adopt(record.key);
-      if (token !== undefined && token.epoch === record.epoch) {
-        const result = await landItem(deps, n, issue, token, stop);
-        if (result !== undefined) {
-          landed.push({ issue: n, ...result });
-          if (result.disposition !== "retry") settled.add(n);
-        }
+    const held = await store.adopt(record.key);
+    if (stop !== undefined && held !== undefined && held.epoch === record.epoch) {
+      const landing = landingOf(deps, held, stop, now);
+      if ((await store.planRelease(batch, held, landing.mode)).ok) {
+        lands.push({ n, issue, token: held, landing });
+        if (landing.disposition !== "retry") settled.add(n);
         continue;
       }
     }
-    if (record.leaseUntil <= now) {
-      write(); // reclaimed below, by whichever replica gets there first
-      continue;
-    }
-    live.add(n);
-    if (record.leaseUntil - now < leaseMs / 3 && (await stillRunning(n, record.epoch, (runs ??= await github.listRuns()), (pulls ??= await github.linkedPulls())))) {
-      write();
-      const token = await store.adopt(record.key);
-      if (token !== undefined) await store.renew(token, leaseMs, now);
+    if (held !== undefined && record.leaseUntil - now < leaseMs / 3 && stillRunning(n, record.epoch, (runs ??= await github.listRuns()), (pulls ??= await github.linkedPulls()))) {
+      await store.planRenew(batch, held, leaseMs);
     }
     const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
     const pool = issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
     liveIds.set(n, snap?.ok === true ? snap.snapshot.brief.id : undefined);
     inFlight.push({ issue: n, title: issue?.title ?? `#${n}`, pool, holder: record.holder, epoch: record.epoch, leaseUntil: record.leaseUntil });
-  }
-
-  for (const view of await store.reclaimStale(clock.now())) {
-    const n = issueOfRef(store.refOf(view.key), prefix);
-    if (n === undefined) continue;
-    reclaimed.push(n);
-    emit({ event: "RECLAIM", item: String(n), from: view.holder, epoch: view.epoch });
-    await github.removeLabel(n, labels.claimed);
   }
 
   // The queue: queued issues with a valid snapshot, not held, not settled, not in flight or blocked.
@@ -221,11 +194,11 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
     },
   });
 
-  // Refill each pool to its size, best first by the live policy.
-  const now = clock.now();
+  // Refill each pool to its size, best first by the live policy; grants are only planned here.
   const policy = policies[config.policy];
-  const dispatched: number[] = [];
+  const granting: Array<{ c: Candidate; pool: BosunConfig["pools"][string]; poolName: string }> = [];
   const queue: TickReport["queue"][number][] = [];
+  const deny = (n: number, reason: DenyReason, detail: string): void => emit({ event: "DENY", item: String(n), holder: deps.holder, reason, detail });
   for (const [poolName, pool] of Object.entries(config.pools)) {
     const mine = ready.filter((c) => c.item.pool === poolName).sort((a, b) => policy.compare(a.item, b.item, now));
     queue.push({ pool: poolName, items: mine.map((c) => ({ issue: c.issue.number, title: c.issue.title, band: c.item.band, reason: policy.explain(c.item, now) })) });
@@ -238,26 +211,62 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
     let free = pool.size - inFlight.filter((f) => f.pool === poolName).length;
     for (const c of mine) {
       if (free <= 0) break;
-      write();
-      const claim = await deps.claims.claim(c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), clock.now());
-      if (!claim.granted) {
-        emit({ event: "DENY", item: String(c.issue.number), holder: deps.holder, reason: claim.reason, detail: claim.detail });
+      const n = c.issue.number;
+      const similar = await deps.claims.screen(c.brief.claim_key, now, granting.map((g) => g.c.brief.claim_key));
+      if (similar !== undefined) {
+        deny(n, similar.reason, similar.detail);
+        continue;
+      }
+      // The evidence probe: someone is already on it (an open pull request or a branch for it).
+      const evidence = await github.evidenceOf(n, (await store.inspect(c.brief.claim_key, now)).epoch === 0);
+      if (evidence !== undefined) {
+        deps.claims.count("evidence");
+        deny(n, "evidence", evidence);
+        continue;
+      }
+      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000));
+      if (!planned.planned) {
+        deps.claims.count(planned.reason);
+        deny(n, planned.reason, planned.detail);
         continue;
       }
       free--;
-      try {
-        await dispatchItem(deps, c, claim.token, pool.dispatch, pool.tier);
-      } catch (err) {
-        // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
-        // rather than hold an item no worker has.
-        const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
-        const result = await landItem(deps, c.issue.number, c.issue, claim.token, { kind: "failed", failure: "retry", reason });
-        if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
-        continue;
-      }
-      dispatched.push(c.issue.number);
-      inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: claim.token.epoch, leaseUntil: claim.token.expiresAt });
+      granting.push({ c, pool, poolName });
     }
+  }
+
+  // One commit, one atomic ref update. Lost to another writer: nothing happened, decide again.
+  const written = await store.commitBatch(batch);
+  if (!written.ok) return LOST;
+
+  const reclaimed: number[] = [];
+  for (const r of reclaims) {
+    reclaimed.push(r.n);
+    emit({ event: "RECLAIM", item: String(r.n), from: r.holder, epoch: r.epoch });
+    // Only the mirror is left to fix: granted again in this batch, it is relabelled below.
+    if (!granting.some((g) => g.c.issue.number === r.n)) await github.removeLabel(r.n, labels.claimed);
+  }
+  const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
+  for (const l of lands) {
+    await afterLanding(deps, l.n, l.issue, l.token, l.landing);
+    landed.push({ issue: l.n, disposition: l.landing.disposition, summary: l.landing.summary });
+  }
+  const dispatched: number[] = [];
+  for (const { c, pool, poolName } of granting) {
+    const token = written.granted.get(c.brief.claim_key);
+    if (token === undefined) continue;
+    try {
+      await dispatchItem(deps, c, token, pool.dispatch, pool.tier);
+    } catch (err) {
+      // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
+      // rather than hold an item no worker has.
+      const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
+      const result = await landItem(deps, c.issue.number, c.issue, token, { kind: "failed", failure: "retry", reason });
+      if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
+      continue;
+    }
+    dispatched.push(c.issue.number);
+    inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt });
   }
 
   const readyLeft = ready.length - dispatched.length;
@@ -265,11 +274,6 @@ async function lockedTick(deps: TickDeps, lookOnly: boolean): Promise<TickReport
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
   return { busy: false, idle, dispatched, landed, reclaimed, inFlight, queue, skipped };
 }
-
-/** The claim key of the per-repository tick lock, and how long a tick may hold it. */
-export const TICK_LOCK_KEY = "tick:scheduler";
-export const TICK_LOCK_MS = 30_000;
-export const TICK_LOCK_REF = "refs/bosun/tick-lock";
 
 /**
  * Whether an in-flight item shows signs of life worth a lease renewal: its workflow run for this
@@ -281,4 +285,3 @@ function stillRunning(n: number, epoch: number, runs: readonly WorkflowRunView[]
   if (run !== undefined) return run.status !== "completed";
   return (pulls.get(n) ?? []).some((p) => p.state === "open");
 }
-

@@ -9,8 +9,8 @@ import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
 import { labelMovesQueue } from "../../core/config/moves-queue.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 import type { TickReport } from "./reconcile-tick.js";
-import { TICK_LOCK_MS } from "./reconcile-tick.js";
 import { RepoScheduler } from "./repo-scheduler.js";
+import type { SnapshotCache } from "../snapshot-cache.js";
 
 export interface SchedulerOptions {
   /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
@@ -20,6 +20,8 @@ export interface SchedulerOptions {
   readonly journal: Journal;
   /** The bot's login, whose snapshot comments are trusted (e.g. `bosun[bot]`). */
   readonly botLogin: () => Promise<string>;
+  /** Snapshots shared with the intake of the same process. */
+  readonly snapshots?: SnapshotCache;
   /** Told about every tick's outcome, e.g. to refresh the dashboard. */
   readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig; problems: readonly ConfigProblem[] }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
 }
@@ -36,6 +38,9 @@ const TRIGGERS = [
   "pull_request.opened",
 ] as const;
 
+/** How soon a tick that lost every attempt to other writers looks again. */
+const BUSY_RETRY_MS = 5_000;
+
 /**
  * Wires the scheduler into the Probot app: webhooks (hints, never the truth) trigger a coalesced
  * reconcile tick of their repository; `/bosun land` comments land an item by hand.
@@ -48,7 +53,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const key = `${owner}/${repo}`;
     let entry = repos.get(key);
     if (entry === undefined) {
-      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal });
+      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }) });
       const state: { scheduler: RepoScheduler; octokit: Octokit; ticker: ReturnType<typeof coalescedTicker> } = {
         scheduler,
         octokit,
@@ -56,8 +61,8 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
           async () => {
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
             const report = await scheduler.tick(config);
-            // Another replica was ticking: look again once its lock is surely gone, or this event is lost until the schedule.
-            if (report.busy) setTimeout(() => void state.ticker.trigger(), TICK_LOCK_MS).unref();
+            // Other replicas kept winning the claims' compare-and-swap: look again shortly, or this event waits for the schedule.
+            if (report.busy) setTimeout(() => void state.ticker.trigger(), BUSY_RETRY_MS).unref();
             else await options.onTick?.({ owner, repo, octokit: state.octokit, config, problems }, report, scheduler);
           },
           (err) => app.log.error({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun tick failed; the next tick retries"),
@@ -86,12 +91,21 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const config = needsConfig ? (await options.loadConfig(octokit, owner, repository.name)).config : undefined;
     if (relabelled && config !== undefined && !labelMovesQueue(payload.label?.name ?? "", config)) return;
     const entry = await forRepo(octokit, owner, repository.name, repository.default_branch);
+    // Pull requests changed: the evidence probe and landing by pull request must not use the cached listing.
+    if (context.name === "pull_request") entry.scheduler.invalidate("pulls");
     if (context.name === "issue_comment" && config !== undefined && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
       const author = payload.comment.user.login;
       const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, () => hasWriteAccess(octokit, owner, repository.name, author));
       if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
     }
     await entry.ticker.trigger();
+  });
+
+  // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).
+  app.on(["create", "delete"], async (context) => {
+    const payload = context.payload as { ref_type?: string; repository?: { name: string; owner: { login: string } } };
+    if (payload.ref_type !== "branch" || payload.repository === undefined) return;
+    repos.get(`${payload.repository.owner.login}/${payload.repository.name}`)?.scheduler.invalidate("branches");
   });
 
   return {

@@ -16,6 +16,7 @@ import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
 import type { TickDeps, TickReport } from "./reconcile-tick.js";
 import { reconcileTick } from "./reconcile-tick.js";
 import { landItem } from "./land-item.js";
+import type { SnapshotCache } from "../snapshot-cache.js";
 
 const RECENT_LANDS = 10;
 const RECENT_EVENTS = 5000;
@@ -28,6 +29,8 @@ export interface RepoSchedulerOptions {
   readonly holder: string;
   readonly clock: Clock;
   readonly journal: Journal;
+  /** Snapshots shared with the intake of the same process. */
+  readonly snapshots?: SnapshotCache;
 }
 
 /**
@@ -36,10 +39,12 @@ export interface RepoSchedulerOptions {
  * needed for correctness: a fresh one rebuilds everything from GitHub.
  */
 export class RepoScheduler {
-  private readonly store: GitHubClaimStore;
+  /** One claim store per ref prefix (the configuration may move it); it caches claim commits. */
+  private readonly stores = new Map<string, GitHubClaimStore>();
   /** Similarity-guard denials by reason since this process started (similar, held, evidence, not-ready). */
   readonly denials = new Map<DenyReason, number>();
   private readonly github;
+  private readonly refs;
   readonly shadow = { ticks: 0, differing: 0 };
   /** The journal events this process wrote for the repository, newest last (bounded), for fleet metrics. */
   readonly recentEvents: JournalEvent[] = [];
@@ -50,16 +55,27 @@ export class RepoScheduler {
     octokit: Octokit,
     private readonly options: RepoSchedulerOptions,
   ) {
-    this.store = new GitHubClaimStore({ refs: octokitClaimRefs(octokit, options.owner, options.repo) });
-    this.github = octokitSchedulerGitHub(octokit, options);
+    this.refs = octokitClaimRefs(octokit, options.owner, options.repo);
+    this.github = octokitSchedulerGitHub(octokit, { ...options, now: () => options.clock.now() });
+  }
+
+  private storeFor(config: BosunConfig): GitHubClaimStore {
+    const prefix = config.claims.ref_prefix;
+    let store = this.stores.get(prefix);
+    if (store === undefined) {
+      store = new GitHubClaimStore({ refs: this.refs, prefix });
+      this.stores.set(prefix, store);
+    }
+    return store;
   }
 
   private deps(config: BosunConfig): TickDeps {
+    const store = this.storeFor(config);
     return {
       github: this.github,
-      store: this.store,
+      store,
       // The guard follows the configuration's namespaces; its tally is this scheduler's.
-      claims: new GuardedClaimStore(this.store, this.store, config.claims.namespaces, RECENT_MS, this.denials),
+      claims: new GuardedClaimStore(store, store, config.claims.namespaces, RECENT_MS, this.denials),
       config,
       clock: this.options.clock,
       journal: {
@@ -73,6 +89,11 @@ export class RepoScheduler {
     };
   }
 
+
+  /** A webhook said pull requests or branches changed: the next tick lists them again. */
+  invalidate(what: "pulls" | "branches"): void {
+    this.github.invalidate(what);
+  }
 
   async tick(config: BosunConfig): Promise<TickReport> {
     const report = await reconcileTick(this.deps(config));
@@ -92,8 +113,9 @@ export class RepoScheduler {
     if (queued === undefined) return { problem: `#${issue} is not queued` };
     const snap = await this.github.snapshot(queued);
     if (!snap.ok) return { problem: snap.reason };
-    this.store.bind(snap.snapshot.brief.claim_key, `${config.claims.ref_prefix}${issue}`);
-    return { issue: queued, snapshot: snap.snapshot, token: await this.store.adopt(snap.snapshot.brief.claim_key) };
+    const store = this.storeFor(config);
+    store.bind(snap.snapshot.brief.claim_key, `${config.claims.ref_prefix}${issue}`);
+    return { issue: queued, snapshot: snap.snapshot, token: await store.adopt(snap.snapshot.brief.claim_key) };
   }
 
   /** Lands a worker's own structured result on its claim (fenced by the token's epoch). */

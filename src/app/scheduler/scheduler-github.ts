@@ -9,6 +9,8 @@ export interface QueueIssue {
   /** ms since the epoch. */
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** How many comments the issue has: a new snapshot is a new comment. */
+  readonly comments: number;
 }
 
 export interface WorkflowRunView {
@@ -39,8 +41,15 @@ export interface SchedulerReads {
   isOpen(issue: number): Promise<boolean>;
   /** Recent runs of the dispatch workflows (newest first). */
   listRuns(): Promise<readonly WorkflowRunView[]>;
-  /** Pull requests linked to items, by issue number. */
+  /** Pull requests linked to items, by issue number (may be a listing up to the evidence max age old). */
   linkedPulls(): Promise<ReadonlyMap<number, readonly PullLink[]>>;
+  /**
+   * Why a grant would duplicate work already under way, or undefined: an open pull request linked
+   * to the issue, or — for an item Bosun never claimed — a branch named for it.
+   */
+  evidenceOf(issue: number, neverClaimed: boolean): Promise<string | undefined>;
+  /** A webhook said pull requests or branches changed: the next read lists them again. */
+  invalidate(what: "pulls" | "branches"): void;
 }
 
 /** What the tick changes on GitHub. */

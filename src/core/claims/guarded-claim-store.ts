@@ -32,8 +32,24 @@ export class GuardedClaimStore implements ClaimStore {
     const result: ClaimResult = similar
       ? { granted: false, reason: "similar", detail: `too much like ${similar.key} (shares ${similar.shared.join(", ")})` }
       : await this.inner.claim(key, holder, leaseMs, now);
-    if (!result.granted) this.denials.set(result.reason, (this.denials.get(result.reason) ?? 0) + 1);
+    if (!result.granted) this.count(result.reason);
     return result;
+  }
+
+  /**
+   * The guard alone, for a caller that grants in batches: a `similar` denial (counted) when the key
+   * is too much like a live or recent one, or like one of `pending` (granted in the same batch).
+   */
+  async screen(key: string, now: number, pending: readonly string[] = []): Promise<{ reason: "similar"; detail: string } | undefined> {
+    const similar = findSimilarKey(key, [...(await this.index.activeKeys(now, this.recentMs)), ...pending], this.namespaces);
+    if (similar === undefined) return undefined;
+    this.count("similar");
+    return { reason: "similar", detail: `too much like ${similar.key} (shares ${similar.shared.join(", ")})` };
+  }
+
+  /** Counts a denial decided elsewhere (a batch's held, not-ready or evidence). */
+  count(reason: DenyReason): void {
+    this.denials.set(reason, (this.denials.get(reason) ?? 0) + 1);
   }
 
   renew(token: ClaimToken, leaseMs: number, now: number): ReturnType<ClaimStore["renew"]> {

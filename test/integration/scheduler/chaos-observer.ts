@@ -8,10 +8,11 @@
  */
 import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { RepoState } from "../../fake-github/state.js";
-import { parseClaimMessage } from "../../../src/adapters/github/github-claim-store.js";
+import { parseClaimCommit, previousOf, recordFor } from "../../../src/adapters/github/claim-record.js";
 import type { ClaimRecordView } from "../../../src/adapters/github/github-claim-store.js";
 
-const REF_WRITE = /^(POST|PATCH) \/repos\/\{owner\}\/\{repo\}\/git\/refs/;
+/** Requests that can move a claim ref: the REST ref writes, and GraphQL (a batch's `updateRefs`). */
+const REF_WRITE = /^((POST|PATCH) \/repos\/\{owner\}\/\{repo\}\/git\/refs|POST \/graphql$)/;
 const DISPATCH = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
 
 export interface RunSeen {
@@ -108,20 +109,24 @@ export class ChaosObserver {
 
   /** The item's claim record now, read straight from the fake's ref and commit. */
   claimNow(item: number): ClaimRecordView | undefined {
-    const sha = this.repo.refs.get(`${this.prefix}${item}`);
-    return sha === undefined ? undefined : parseClaimMessage(this.repo.commits.get(sha)?.message ?? "");
+    const ref = `${this.prefix}${item}`;
+    const sha = this.repo.refs.get(ref);
+    return sha === undefined ? undefined : recordFor(parseClaimCommit(this.repo.commits.get(sha)?.message ?? ""), ref);
   }
 
   /** The item's claim chain, oldest first: every commit its ref pointed at, with when it became the head. */
   chain(item: number): Array<{ record: ClaimRecordView; since: Moment | undefined }> {
     const out: Array<{ record: ClaimRecordView; since: Moment | undefined }> = [];
-    let sha = this.repo.refs.get(`${this.prefix}${item}`);
+    const ref = `${this.prefix}${item}`;
+    let sha = this.repo.refs.get(ref);
     while (sha !== undefined) {
       const commit = this.repo.commits.get(sha);
-      const record = parseClaimMessage(commit?.message ?? "");
+      const parsed = parseClaimCommit(commit?.message ?? "");
+      const record = recordFor(parsed, ref);
       if (commit === undefined || record === undefined) break;
       out.push({ record, since: this.headSince.get(sha) });
-      sha = commit.parents[0];
+      // A batch commit has a parent per ref it moved: the item's own previous head is the one it names.
+      sha = previousOf(parsed, ref, commit.parents);
     }
     return out.reverse();
   }

@@ -53,16 +53,26 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(t.landed).toEqual([{ issue: n, disposition: "human", summary: expect.stringContaining("out_of_budget(wall_clock)") }]);
   });
 
-  it("replicas ticking at the same time take turns: one ticks, the others are told it is busy", async () => {
-    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
-    const items = await Promise.all(Array.from({ length: 6 }, (_, i) => f!.queue(`item-${i}`)));
-    const replicas = Array.from({ length: 4 }, (_, i) => f!.replica(`replica-${i}`));
-    const reports = await Promise.all(replicas.map((r) => reconcileTick(r)));
-    expect(reports.filter((r) => !r.busy)).toHaveLength(1);
-    const dispatched = reports.flatMap((r) => r.dispatched);
-    expect(new Set(dispatched).size).toBe(dispatched.length);
-    expect(dispatched.length).toBe(3);
-    for (const n of items) expect(f.runsOf(n).length).toBeLessThanOrEqual(1);
+  it("replicas ticking at the same time never overfill the pool: the batches that decided from the same state lose and decide again", async () => {
+    // Many seeds of a race: 4 replicas tick at once over one pool of 3, then again after runs finish.
+    for (let seed = 1; seed <= 8; seed++) {
+      await f?.fake.close();
+      f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`, seed);
+      const fx = f;
+      const items = await Promise.all(Array.from({ length: 8 }, (_, i) => fx.queue(`item-${i}`)));
+      const replicas = Array.from({ length: 4 }, (_, i) => fx.replica(`replica-${i}`));
+      const inFlight = (): number => items.reduce((sum, n) => sum + fx.runsOf(n).filter((r) => r.status !== "completed").length, 0);
+      for (let round = 0; round < 3; round++) {
+        const reports = await Promise.all(replicas.map((r) => reconcileTick(r)));
+        const dispatched = reports.flatMap((r) => r.dispatched);
+        expect(new Set(dispatched).size).toBe(dispatched.length);
+        expect(inFlight()).toBeLessThanOrEqual(3);
+        // The pool is full after every round with work left: losing a race is not losing the refill.
+        expect(inFlight()).toBe(Math.min(3, items.length - round * 3));
+        for (const n of items) expect(fx.runsOf(n).length).toBeLessThanOrEqual(1);
+        for (const n of items) for (const run of fx.runsOf(n)) if (run.status !== "completed") fx.fake.completeWorkflowRun(REPO, run.id, "success");
+      }
+    }
   });
 
   it("reclaims an expired lease and dispatches the item again at the next epoch; the stale run cannot land", async () => {
@@ -113,5 +123,66 @@ describe("reconcile tick on the fake GitHub", () => {
     f.fake.completeWorkflowRun(REPO, f.runsOf(parent)[0]!.id, "success");
     const third = await reconcileTick(a);
     expect(third.dispatched).toEqual([child]);
+  });
+
+  it("writes a tick's lands and grants as one commit and one atomic ref update", async () => {
+    f = await schedulerFixture();
+    const items = await Promise.all(["one", "two", "three"].map((id) => f!.queue(id)));
+    const a = f.replica("a");
+    const writes = () => f!.fake.accounting.log.filter((e) => e.route === "POST /repos/{owner}/{repo}/git/commits" || e.route === "POST /graphql").map((e) => e.route);
+    f.fake.accounting.reset();
+    expect((await reconcileTick(a)).dispatched).toHaveLength(2);
+    expect(writes()).toEqual(["POST /repos/{owner}/{repo}/git/commits", "POST /graphql"]);
+    for (const n of items) for (const r of f.runsOf(n)) f.fake.completeWorkflowRun(REPO, r.id, "success");
+    f.fake.accounting.reset();
+    const second = await reconcileTick(a);
+    expect(second.landed).toHaveLength(2);
+    expect(second.dispatched).toHaveLength(1);
+    expect(writes()).toEqual(["POST /repos/{owner}/{repo}/git/commits", "POST /graphql"]);
+    // The batch moved the generation ref with the grant.
+    expect(f.fake.repo(REPO).refs.has("refs/bosun/claims/generation")).toBe(true);
+  });
+
+  it("a batch decided from a state another writer has since granted from is refused whole, and changes nothing", async () => {
+    f = await schedulerFixture();
+    const [x, y] = [await f.queue("x"), await f.queue("y")];
+    const a = f.replica("a");
+    const b = f.replica("b");
+    await a.store.listClaims();
+    await b.store.listClaims();
+    a.store.bind("task:x", `refs/bosun/claims/${x}`);
+    b.store.bind("task:y", `refs/bosun/claims/${y}`);
+    const batchA = a.store.newBatch(f.clock.now());
+    const batchB = b.store.newBatch(f.clock.now());
+    expect(await a.store.planClaim(batchA, "task:x", "a", 60_000)).toEqual({ planned: true });
+    expect(await b.store.planClaim(batchB, "task:y", "b", 60_000)).toEqual({ planned: true });
+    const first = await a.store.commitBatch(batchA);
+    expect(first.ok && first.granted.get("task:x")?.epoch).toBe(1);
+    // B read the claims before A's grant: its grant could overfill a pool, so all of it is refused.
+    expect(await b.store.commitBatch(batchB)).toMatchObject({ ok: false });
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${y}`)).toBe(false);
+  });
+
+  it("denies a grant on evidence: an open pull request for the item, or a branch for an item never claimed", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const withPull = await f.queue("with-pull");
+    const withBranch = await f.queue("with-branch");
+    const free = await f.queue("free");
+    const pull = f.fake.addPull(REPO, { title: "A fix", body: `Closes #${withPull}`, head: "someone/fix" });
+    const main = f.fake.repo(REPO).refs.get("refs/heads/main") as string;
+    f.fake.setRef(REPO, `refs/heads/${withBranch}-fix-it`, main);
+    const a = f.replica("a");
+    const t = await reconcileTick(a);
+    expect(t.dispatched).toEqual([free]);
+    expect(a.journal.events.filter((e) => e.event === "DENY").map((e) => [e.item, "reason" in e ? e.reason : ""])).toEqual([
+      [String(withPull), "evidence"],
+      [String(withBranch), "evidence"],
+    ]);
+    expect(a.claims.denials.get("evidence")).toBe(2);
+    // The pull request is closed unmerged and a webhook says so: the item is free to run.
+    // (A pull request is an issue: closing it through the issues API closes the pull request.)
+    await f.octokit.issues.update({ owner: "acme", repo: "app", issue_number: pull.number, state: "closed" });
+    a.github.invalidate("pulls");
+    expect((await reconcileTick(a)).dispatched).toEqual([withPull]);
   });
 });

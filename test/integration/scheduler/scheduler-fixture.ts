@@ -42,7 +42,7 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
   function replica(holder: string, journal = new MemoryJournal()): TickDeps & { journal: MemoryJournal } {
     const client = createTestOctokit(fake.url, "t-bot");
     const store = new GitHubClaimStore({ refs: octokitClaimRefs(client, "acme", "app"), prefix: config.claims.ref_prefix });
-    const github = octokitSchedulerGitHub(client, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main" });
+    const github = octokitSchedulerGitHub(client, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", now: () => clock.now() });
     return { github, store, claims: new GuardedClaimStore(store, store), config, clock, journal, holder, shadow: { ticks: 0, differing: 0 } };
   }
 

@@ -1,0 +1,10 @@
+/**
+ * The app's timing defaults, in one place so that the benchmarks measure what the server does.
+ * Each cache is dropped at once by the webhook that says it changed; the age only bounds a lost one.
+ */
+export const APP_DEFAULTS = {
+  /** How long a read of `.github/bosun.yml` is trusted (a push to the default branch drops it). */
+  configMaxAgeMs: 600_000,
+  /** Least time between two dashboard writes that change nothing a maintainer acts on. */
+  dashboardIntervalMs: 300_000,
+} as const;
