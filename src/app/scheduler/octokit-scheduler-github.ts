@@ -56,6 +56,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
   };
   const snapshots = options.snapshots ?? new SnapshotCache();
   const repoName = `${owner}/${repo}`;
+  /** `item:epoch` → the run its workflow_dispatch started (answered by `return_run_details`). */
+  const runIds = new Map<string, number>();
 
   /** GET with If-None-Match; on 304 answers the data of the last 200. */
   async function conditional<T>(key: string, fetchPage: (headers: Record<string, string>) => Promise<{ data: T; headers: { etag?: string } }>): Promise<T> {
@@ -125,9 +127,20 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       }
     },
 
-    async listRuns() {
-      const data = await conditional("runs", (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, headers }));
-      return data.workflow_runs.map((r): WorkflowRunView => ({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url }));
+    async listRuns(enough) {
+      // A long run can be pushed off the first page by the short ones after it: read on while a
+      // run in flight is still missing (each page a conditional request).
+      const out: WorkflowRunView[] = [];
+      for (let page = 1; page <= 10; page++) {
+        const data = await conditional(`runs:${page}`, (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, page, headers }));
+        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url });
+        if (data.workflow_runs.length < 100 || enough === undefined || enough(out)) break;
+      }
+      return out;
+    },
+
+    knownRunId(issue, epoch) {
+      return runIds.get(`${issue}:${epoch}`);
     },
 
     async linkedPulls() {
@@ -205,6 +218,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
             return_run_details: true,
           });
           const details = code === 200 ? (data as unknown as { workflow_run_id?: number; html_url?: string }) : {};
+          // Kept so this process lands the run by its id; other replicas match it by its run name.
+          if (details.workflow_run_id !== undefined) runIds.set(`${inputs.item}:${inputs.epoch}`, details.workflow_run_id);
           return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
         }
         case "assign":

@@ -119,6 +119,17 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));
   const claims = await store.listClaims();
+  // Enough runs are listed when every item in flight in a workflow pool has found its run.
+  const heldInQueue: Array<{ n: number; epoch: number }> = [];
+  for (const c of claims) {
+    const n = issueOfRef(c.ref, prefix);
+    const issue = n === undefined ? undefined : byNumber.get(n);
+    if (c.record.state !== "held" || n === undefined || issue === undefined) continue;
+    const snap = await github.snapshot(issue, true);
+    const pool = snap.ok ? config.pools[issueFacts(issue.labels, snap.snapshot.brief, config).pool] : undefined;
+    if (pool?.dispatch.kind === "workflow") heldInQueue.push({ n, epoch: c.record.epoch });
+  }
+  const enoughRuns = (runs: readonly WorkflowRunView[]): boolean => heldInQueue.every((h) => runOf(runs, h.n, h.epoch, github.knownRunId(h.n, h.epoch)) !== undefined);
   const batch = store.newBatch(now);
   let runs: readonly WorkflowRunView[] | undefined;
   let pulls: ReadonlyMap<number, readonly PullLink[]> | undefined;
@@ -151,8 +162,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
       // It left the queue while in flight: closed as completed (a merged PR closing it) is done.
       stop = (await github.closedAsCompleted(n)) ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" };
     } else {
-      runs ??= await github.listRuns();
-      const run = runs.find((r) => r.displayTitle === runTitle(String(n), record.epoch));
+      runs ??= await github.listRuns(enoughRuns);
+      const run = runOf(runs, n, record.epoch, github.knownRunId(n, record.epoch));
       if (run?.status === "completed") stop = stopFromRun(run.conclusion, run.url);
       if (stop === undefined) {
         pulls ??= await github.linkedPulls();
@@ -170,7 +181,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
         continue;
       }
     }
-    if (held !== undefined && record.leaseUntil - now < leaseMs / 3 && stillRunning(n, record.epoch, (runs ??= await github.listRuns()), (pulls ??= await github.linkedPulls()))) {
+    if (held !== undefined && record.leaseUntil - now < leaseMs / 3 && stillRunning(runOf((runs ??= await github.listRuns(enoughRuns)), n, record.epoch, github.knownRunId(n, record.epoch)), n, (pulls ??= await github.linkedPulls()))) {
       await store.planRenew(batch, held, leaseMs);
     }
     const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
@@ -280,8 +291,17 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
  * epoch has not finished, or a pull request for it is open. A claim whose dispatch never started
  * anything is left to expire, so the item runs again instead of being held forever.
  */
-function stillRunning(n: number, epoch: number, runs: readonly WorkflowRunView[], pulls: ReadonlyMap<number, readonly PullLink[]>): boolean {
-  const run = runs.find((r) => r.displayTitle === runTitle(String(n), epoch));
+function stillRunning(run: WorkflowRunView | undefined, n: number, pulls: ReadonlyMap<number, readonly PullLink[]>): boolean {
   if (run !== undefined) return run.status !== "completed";
   return (pulls.get(n) ?? []).some((p) => p.state === "open");
+}
+
+/**
+ * The run of an item's epoch: by the id its dispatch answered when this process dispatched it,
+ * else by the run name the dispatch workflow sets from its inputs (`bosun #<n> epoch <e>`), which
+ * names exactly one dispatch. Never by time or order.
+ */
+function runOf(runs: readonly WorkflowRunView[], n: number, epoch: number, knownId: number | undefined): WorkflowRunView | undefined {
+  if (knownId !== undefined) return runs.find((r) => r.id === knownId);
+  return runs.find((r) => r.displayTitle === runTitle(String(n), epoch));
 }

@@ -39,8 +39,13 @@ export interface SchedulerReads {
   closedAsCompleted(issue: number): Promise<boolean>;
   /** Whether an issue is open (a `#n` blocker outside the queue). */
   isOpen(issue: number): Promise<boolean>;
-  /** Recent runs of the dispatch workflows (newest first). */
-  listRuns(): Promise<readonly WorkflowRunView[]>;
+  /**
+   * Runs started by workflow_dispatch, newest first: the first page, and further pages (up to 10)
+   * while `enough` says runs are still missing.
+   */
+  listRuns(enough?: (runs: readonly WorkflowRunView[]) => boolean): Promise<readonly WorkflowRunView[]>;
+  /** The run id the dispatch of this item at this epoch answered, when this process dispatched it. */
+  knownRunId(issue: number, epoch: number): number | undefined;
   /** Pull requests linked to items, by issue number (may be a listing up to the evidence max age old). */
   linkedPulls(): Promise<ReadonlyMap<number, readonly PullLink[]>>;
   /**

@@ -38,6 +38,10 @@ export interface Judgement {
   readonly longestOrphanMs: number;
   /** Runs that finished with success inside their live claim and before its lease ran out, yet the item was dispatched again instead of landing. */
   readonly discardedSuccesses: number;
+  /** Grants that made a pool hold more live claims than its size (from the claim chains, across all replicas). */
+  readonly poolOverfill: number;
+  /** The most live claims any pool held at once. */
+  readonly maxPoolLive: number;
   readonly details: string[];
 }
 
@@ -137,7 +141,8 @@ export class ChaosObserver {
    * settle, a reclaim, or a takeover of an expired lease). A stale run still "in progress" because
    * its worker died is fine once its epoch's claim has ended: the new epoch fences it out.
    */
-  judge(items: readonly number[]): Judgement {
+  judge(items: readonly number[], pools?: { readonly of: (item: number) => string; readonly size: number }): Judgement {
+    const spans = new Map<string, Array<{ from: number; to: number }>>();
     const details: string[] = [];
     let doubleDispatch = 0;
     let unfencedDispatch = 0;
@@ -158,6 +163,7 @@ export class ChaosObserver {
         live.set(c.record.epoch, { from: c.since, to: ender?.since ?? end });
       });
       const runs = (byItem.get(item) ?? []).sort((a, b) => a.created - b.created);
+      if (pools !== undefined) for (const span of live.values()) spans.set(pools.of(item), [...(spans.get(pools.of(item)) ?? []), { from: span.from.seq, to: span.to.seq }]);
       for (const [epoch, span] of live) {
         if (runs.some((r) => r.epoch === epoch && r.created >= span.from.seq && r.created < span.to.seq)) continue;
         orphanClaims++;
@@ -185,6 +191,22 @@ export class ChaosObserver {
         if (inTime && runs.some((later) => later.epoch > run.epoch)) discardedSuccesses++;
       });
     }
-    return { doubleDispatch, unfencedDispatch, orphanClaims, longestOrphanMs, discardedSuccesses, details };
+    // Pool bounds: sweep each pool's live spans (an end and a start at one moment — one batch that
+    // reclaims and grants — do not overlap).
+    let poolOverfill = 0;
+    let maxPoolLive = 0;
+    for (const [pool, list] of spans) {
+      const events = list.flatMap((s) => [{ at: s.from, d: 1 }, { at: s.to, d: -1 }]).sort((a, b) => a.at - b.at || a.d - b.d);
+      let live = 0;
+      for (const e of events) {
+        live += e.d;
+        maxPoolLive = Math.max(maxPoolLive, live);
+        if (e.d > 0 && pools !== undefined && live > pools.size) {
+          poolOverfill++;
+          details.push(`pool ${pool}: ${live} live claims at log position ${e.at} (size ${pools.size})`);
+        }
+      }
+    }
+    return { doubleDispatch, unfencedDispatch, orphanClaims, longestOrphanMs, discardedSuccesses, poolOverfill, maxPoolLive, details };
   }
 }

@@ -69,6 +69,9 @@ export interface ChaosResult {
   readonly orphanClaims: number;
   readonly longestOrphanMs: number;
   readonly discardedSuccesses: number;
+  /** Grants past a pool's size (0: pools stayed bounded across all replicas), and the most live claims a pool held. */
+  readonly poolOverfill: number;
+  readonly maxPoolLive: number;
   readonly requests: number;
   readonly details: string[];
 }
@@ -203,7 +206,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
     }
 
-    const judged = observer.judge(items);
+    // queueItems spreads items over pools by index: items[i] is in pool p(i mod pools).
+    const poolOf = new Map(items.map((n, i) => [n, `p${i % o.pools}`]));
+    const judged = observer.judge(items, { of: (n) => poolOf.get(n) ?? "?", size: o.poolSize });
     const final = items.map((n) => ({ n, labels: fake.repo(REPO).issues.get(n)?.labels ?? [], claim: observer.claimNow(n) }));
     const landed = final.filter((x) => x.labels.some((l) => landedLabels.has(l)));
     const lost = final.filter((x) => !x.labels.some((l) => landedLabels.has(l)) && (!x.labels.includes(config.labels.queued) || x.claim?.state === "settled"));
@@ -226,6 +231,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       orphanClaims: judged.orphanClaims,
       longestOrphanMs: judged.longestOrphanMs,
       discardedSuccesses: judged.discardedSuccesses,
+      poolOverfill: judged.poolOverfill,
+      maxPoolLive: judged.maxPoolLive,
       requests: fake.accounting.log.length,
       details: [...details, ...judged.details.slice(0, 10)],
     };

@@ -185,4 +185,55 @@ describe("reconcile tick on the fake GitHub", () => {
     a.github.invalidate("pulls");
     expect((await reconcileTick(a)).dispatched).toEqual([withPull]);
   });
+
+  it("finds a long run that newer runs pushed off the first page, by its id or by its run name", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const n = await f.queue("long-one");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    // 150 later dispatches of the same workflow (other work): the item's run is now on page 2.
+    for (let i = 0; i < 150; i++) await f.octokit.actions.createWorkflowDispatch({ owner: "acme", repo: "app", workflow_id: "bosun-work.yml", ref: "main", inputs: { item: "other", epoch: String(i), brief_hash: "x" } });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    // Another replica knows only the run name; it lands the item all the same.
+    const t = await reconcileTick(f.replica("b"));
+    expect(t.landed).toEqual([{ issue: n, disposition: "ok", summary: expect.stringContaining("succeeded") }]);
+  });
+
+  it("a replica that decided from claims listed before another replica's grant cannot overfill the pool", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const x = await f.queue("x", "priority: 2");
+    const a = f.replica("a");
+    // A lists the queue ([x]) and the claims (none), then stalls before it writes.
+    let listed!: () => void;
+    let resume!: () => void;
+    const hasListed = new Promise<void>((r) => (listed = r));
+    const gate = new Promise<void>((r) => (resume = r));
+    let stalled = false;
+    const store = new Proxy(a.store, {
+      get(target, prop) {
+        if (prop === "listClaims" && !stalled)
+          return async () => {
+            stalled = true;
+            const claims = await target.listClaims();
+            listed();
+            await gate;
+            return claims;
+          };
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const slow = reconcileTick({ ...a, store });
+    await hasListed;
+    // Meanwhile a P0 item is queued and replica B, seeing it, grants it: the pool of one is full.
+    const w = await f.queue("w", "priority: 0");
+    expect((await reconcileTick(f.replica("b"))).dispatched).toEqual([w]);
+    // A's view has x alone and nothing in flight; its grant must not land beside B's.
+    resume();
+    const late = await slow;
+    expect(late.dispatched).toEqual([]);
+    expect(f.runsOf(x)).toEqual([]);
+    expect(late.inFlight.map((i) => i.issue)).toEqual([w]);
+  });
 });
+
