@@ -264,10 +264,11 @@ async function queueItems(url: string, count: number, pools: number, addIssue: (
   return numbers;
 }
 
-/** Seeded faults from the fake's PRNG: 422s that may have applied, 5xx that may have applied, 5xx on reads. */
+/** Seeded faults from the fake's PRNG: on ref writes (REST and GraphQL batches) 422s and 5xx that may have applied; 5xx on reads. */
 function addFaults(fake: Awaited<ReturnType<typeof createFakeGitHub>>, rate: number): void {
   if (rate <= 0) return;
-  const refWrites = /^(POST|PATCH) \/repos\/\{owner\}\/\{repo\}\/git\/refs/;
+  // Ref writes: REST (single landings) and GraphQL (a tick's batch, all refs or none).
+  const refWrites = /^((POST|PATCH) \/repos\/\{owner\}\/\{repo\}\/git\/refs|POST \/graphql$)/;
   const reads = /^GET \/repos\/\{owner\}\/\{repo\}\/(git\/ref\/|git\/matching-refs\/|issues$|issues\/\{issue_number\}\/comments$|actions\/runs$)/;
   fake.faults.add({ kind: "spurious-422", route: refWrites, probability: rate, applied: 0.5 });
   fake.faults.add({ kind: "error", status: 502, route: refWrites, probability: rate / 2, applied: 0.5 });
