@@ -13,7 +13,8 @@
  * before it (a writer's `bosun:ready` on an issue whose body holds the brief, taken in by the same
  * intake the app runs) has its own budget (`npm run bench -- intake`) and is reported beside it,
  * with the sum in `requests_per_item_with_intake`.
- * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60). Measures; never fails a build.
+ * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60), ECONOMY_REPLICAS (1: webhooks
+ * reach the replicas in turn, each with its own caches). Measures; never fails a build.
  */
 import type { RequestLogEntry } from "../test/fake-github/accounting.js";
 import type { AppOctokit } from "../src/app/app-octokit.js";
@@ -36,6 +37,7 @@ const num = (name: string, fallback: number): number => {
 const items = num("ECONOMY_ITEMS", 100);
 const poolSize = num("ECONOMY_POOL", 4);
 const gapMs = num("ECONOMY_GAP_S", 60) * 1000;
+const replicas = Math.max(1, num("ECONOMY_REPLICAS", 1));
 
 const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\n`;
 const f = await schedulerFixture(configYaml);
@@ -65,15 +67,21 @@ try {
   const intakeLogLength = f.fake.accounting.log.length;
   // The server's work for one repository per tick, with the app's cache ages and dashboard interval.
   const now = (): number => f.clock.now();
-  const scheduler = new RepoScheduler(f.octokit, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder: "replica-0", clock: f.clock, journal: { append: () => {} }, snapshots });
-  const loader = createConfigLoader({ now, maxAgeMs: APP_DEFAULTS.configMaxAgeMs });
-  const dashboard = throttledDashboard(createDashboardUpsert(async () => "bosun[bot]"), { now, minIntervalMs: APP_DEFAULTS.dashboardIntervalMs });
-  const serverTick = async (): Promise<TickReport> => {
-    const { config, problems } = await loader.load(appOctokit, repo);
-    const report = await scheduler.tick(config);
-    await dashboard(appOctokit, repo, schedulerDashboardState({ repo: REPO, now: now(), config, problems, report, recentLands: scheduler.recentLands, shadow: scheduler.shadow, events: scheduler.recentEvents }));
-    return report;
-  };
+  // Each replica is a process of its own (its own caches); webhooks reach them in turn. Only the
+  // first shares the intake's snapshots: it is the one that took the items in.
+  const servers = Array.from({ length: replicas }, (_, i) => {
+    const scheduler = new RepoScheduler(f.octokit, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder: `replica-${i}`, clock: f.clock, journal: { append: () => {} }, ...(i === 0 ? { snapshots } : {}) });
+    const loader = createConfigLoader({ now, maxAgeMs: APP_DEFAULTS.configMaxAgeMs });
+    const dashboard = throttledDashboard(createDashboardUpsert(async () => "bosun[bot]"), { now, minIntervalMs: APP_DEFAULTS.dashboardIntervalMs });
+    return async (): Promise<TickReport> => {
+      const { config, problems } = await loader.load(appOctokit, repo);
+      const report = await scheduler.tick(config);
+      await dashboard(appOctokit, repo, schedulerDashboardState({ repo: REPO, now: now(), config, problems, report, recentLands: scheduler.recentLands, shadow: scheduler.shadow, events: scheduler.recentEvents }));
+      return report;
+    };
+  });
+  let turn = 0;
+  const serverTick = (): Promise<TickReport> => (servers[turn++ % servers.length] as () => Promise<TickReport>)();
 
   // Life: the queued webhook ticks once; then every finished run is a webhook and a tick.
   let ticks = 0;
@@ -124,7 +132,7 @@ try {
     }
     return [...by].sort((a, b) => b[1].n - a[1].n).map(([k, r]) => `  ${(r.n / divisor).toFixed(2).padStart(6)}  (304: ${(r.s304 / divisor).toFixed(2)}, content-creating: ${(r.create / divisor).toFixed(2)})  ${k}`);
   };
-  console.log(`life of ${items} items, pool ${poolSize}, ${ticks} ticks, runs finishing ${gapMs / 1000}s apart; landed ${landed}`);
+  console.log(`life of ${items} items, pool ${poolSize}, ${replicas} replica(s), ${ticks} ticks, runs finishing ${gapMs / 1000}s apart; landed ${landed}`);
   console.log(`requests per item from queued to released, by endpoint (total ${lifeCounters.total}, 304s ${lifeCounters.notModified}, content-creating ${lifeCounters.contentCreating}):`);
   for (const line of table(life, items)) console.log(line);
   console.log(`idle tick after ${gapMs / 1000}s:`);
@@ -137,6 +145,7 @@ try {
   console.log(
     JSON.stringify({
       items,
+      replicas,
       requests_per_item: perItem(lifeCounters.total),
       requests_per_item_non_304: perItem(lifeCounters.total - lifeCounters.notModified),
       content_creating_per_item: perItem(lifeCounters.contentCreating),
