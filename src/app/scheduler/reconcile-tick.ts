@@ -250,16 +250,27 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
   const written = await store.commitBatch(batch);
   if (!written.ok) return LOST;
 
+  // From here the claims are written: every effect is attempted even if another fails, so that one
+  // bad label write never keeps a granted item from its worker. The refs are the truth; the next
+  // tick repairs a mirror that did not follow.
+  const failures: string[] = [];
+  const attempt = async (what: string, effect: () => Promise<void>): Promise<void> => {
+    try {
+      await effect();
+    } catch (err) {
+      failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
   const reclaimed: number[] = [];
   for (const r of reclaims) {
     reclaimed.push(r.n);
     emit({ event: "RECLAIM", item: String(r.n), from: r.holder, epoch: r.epoch });
     // Only the mirror is left to fix: granted again in this batch, it is relabelled below.
-    if (!granting.some((g) => g.c.issue.number === r.n)) await github.removeLabel(r.n, labels.claimed);
+    if (!granting.some((g) => g.c.issue.number === r.n)) await attempt(`#${r.n} reclaim label`, () => github.removeLabel(r.n, labels.claimed));
   }
   const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
   for (const l of lands) {
-    await afterLanding(deps, l.n, l.issue, l.token, l.landing);
+    await attempt(`#${l.n} landing labels and comment`, () => afterLanding(deps, l.n, l.issue, l.token, l.landing));
     landed.push({ issue: l.n, disposition: l.landing.disposition, summary: l.landing.summary });
   }
   const dispatched: number[] = [];
@@ -272,13 +283,16 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
       // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
       // rather than hold an item no worker has.
       const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
-      const result = await landItem(deps, c.issue.number, c.issue, token, { kind: "failed", failure: "retry", reason });
-      if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
+      await attempt(`#${c.issue.number} release after a failed dispatch`, async () => {
+        const result = await landItem(deps, c.issue.number, c.issue, token, { kind: "failed", failure: "retry", reason });
+        if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
+      });
       continue;
     }
     dispatched.push(c.issue.number);
     inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt });
   }
+  if (failures.length > 0) throw new Error(`the tick wrote its claims and dispatched, but ${failures.length} mirror write(s) failed (the next tick repairs them): ${failures.join("; ")}`);
 
   const readyLeft = ready.length - dispatched.length;
   const idle = readyLeft === 0 && inFlight.length === 0;

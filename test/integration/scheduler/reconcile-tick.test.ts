@@ -235,5 +235,21 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(f.runsOf(x)).toEqual([]);
     expect(late.inFlight.map((i) => i.issue)).toEqual([w]);
   });
+
+  it("a landing whose label write fails does not keep the next item from its worker; the next tick repairs the labels", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const first = await f.queue("first", "priority: 0");
+    const second = await f.queue("second", "priority: 1");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(first)[0]!.id, "success");
+    f.fake.faults.add({ kind: "error", status: 502, route: "PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", probability: 1, applied: false, times: 1 });
+    await expect(reconcileTick(a)).rejects.toThrow(/1 mirror write\(s\) failed/);
+    // The batch settled the first item and granted the second, which was dispatched all the same.
+    expect(f.runsOf(second)).toMatchObject([{ epoch: 1 }]);
+    expect(f.labelsOf(first)).toContain("bosun:claimed");
+    await reconcileTick(a);
+    expect(f.labelsOf(first)).toEqual(["bosun:done", "bosun:ready"]);
+  });
 });
 
