@@ -47,7 +47,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     const { data } = await octokit.rest.apps.getAuthenticated();
     return `${data?.slug ?? "bosun"}[bot]`;
   });
-  const upsertDashboard = createDashboardUpsert(botLogin);
+  const upsertDashboard = createDashboardUpsert(botLogin, app.log);
   const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? APP_DEFAULTS.configMaxAgeMs });
   // .github/bosun.yml is read at the default branch: a push there may have changed it.
   app.on("push", async (context) => {

@@ -105,6 +105,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         deployments: new Map(),
         workflows: new Map(),
         workflowRuns: new Map(),
+        pinnedIssues: [],
       };
       state.repos.set(repoKey(owner, name), r);
       commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });

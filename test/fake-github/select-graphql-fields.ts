@@ -2,19 +2,31 @@
 import { GraphqlError } from "./graphql-error.js";
 import type { GraphqlField } from "./parse-graphql-operation.js";
 
-/** `values` are the scalar fields of `typeName` the fake serves; `__typename` is always there. */
-export function selectGraphqlFields(field: GraphqlField, typeName: string, values: Record<string, unknown>): Record<string, unknown> {
+/** An object-typed field: answers its own selection (by calling `selectGraphqlFields` again), or null. */
+export type GraphqlObjectField = (selection: GraphqlField) => Record<string, unknown> | null;
+
+/**
+ * `values` are the scalar fields of `typeName` the fake serves, `objects` its object-typed ones;
+ * `__typename` is always there.
+ */
+export function selectGraphqlFields(field: GraphqlField, typeName: string, values: Record<string, unknown>, objects: Record<string, GraphqlObjectField> = {}): Record<string, unknown> {
   if (field.selections.length === 0) {
     throw new GraphqlError(`Field must have selections (field '${field.name}' returns ${typeName} but has no selections. Did you mean '${field.name} { ... }'?)`, { locations: [field.location] });
   }
   const result: Record<string, unknown> = {};
   for (const selection of field.selections) {
     const locations = [selection.location];
-    if (selection.name !== "__typename" && !(selection.name in values)) {
-      throw new GraphqlError(`Field '${selection.name}' doesn't exist on type '${typeName}' (fake-github serves only ${Object.keys(values).join(", ")} on it)`, {
+    const object = Object.hasOwn(objects, selection.name) ? objects[selection.name] : undefined;
+    if (selection.name !== "__typename" && !(selection.name in values) && object === undefined) {
+      throw new GraphqlError(`Field '${selection.name}' doesn't exist on type '${typeName}' (fake-github serves only ${[...Object.keys(values), ...Object.keys(objects)].join(", ")} on it)`, {
         locations,
         extensions: { code: "undefinedField", typeName, fieldName: selection.name },
       });
+    }
+    if (object !== undefined) {
+      if (selection.args.size > 0) throw new GraphqlError(`Field '${selection.name}' doesn't accept argument '${[...selection.args.keys()][0] ?? ""}'`, { locations });
+      result[selection.responseKey] = object(selection);
+      continue;
     }
     if (selection.selections.length > 0 || selection.args.size > 0) throw new GraphqlError(`Selections and arguments can't be made on scalars (field '${selection.name}')`, { locations });
     result[selection.responseKey] = selection.name === "__typename" ? typeName : values[selection.name];

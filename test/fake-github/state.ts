@@ -212,6 +212,8 @@ export interface RepoState {
   deployments: Map<number, DeploymentRecord>;
   workflows: Map<number, WorkflowRecord>;
   workflowRuns: Map<number, WorkflowRunRecord>;
+  /** Numbers of the pinned issues (GraphQL `pinIssue`), in the order they were pinned; at most 3. */
+  pinnedIssues: number[];
 }
 
 export interface FakeState {

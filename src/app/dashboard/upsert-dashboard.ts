@@ -1,5 +1,6 @@
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../core/dashboard/dashboard-state.js";
 import { repoKey, type AppOctokit, type RepoRef } from "../app-octokit.js";
+import { pinIssue } from "./pin-issue.js";
 
 export type UpsertResult = "created" | "updated" | "unchanged";
 
@@ -10,9 +11,11 @@ export type DashboardUpsert = (octokit: AppOctokit, repo: RepoRef, body: string)
  * The dashboard issue, one per repository, like Renovate's dependency dashboard: an open issue
  * opened by the bot whose body starts with the marker (the oldest one, should there be several).
  * It is found once per process by listing the bot's open issues, created when missing, and then
- * remembered with the body last written, so an unchanged body costs no request at all.
+ * remembered with the body last written, so an unchanged body costs no request at all. A new one
+ * is pinned, once: a pin that fails (3 issues pinned already, no permission) is logged and not
+ * retried, and an existing one is never pinned again (a maintainer who unpinned it meant it).
  */
-export function createDashboardUpsert(botLogin: () => Promise<string>): DashboardUpsert {
+export function createDashboardUpsert(botLogin: () => Promise<string>, log?: { warn(obj: object, msg: string): void }): DashboardUpsert {
   const known = new Map<string, { number: number; body: string }>();
   return async (octokit, repo, body) => {
     const key = repoKey(repo);
@@ -28,6 +31,8 @@ export function createDashboardUpsert(botLogin: () => Promise<string>): Dashboar
     if (found === undefined) {
       const { data } = await octokit.rest.issues.create({ ...repo, title: DASHBOARD_TITLE, body });
       known.set(key, { number: data.number, body });
+      const pin = await pinIssue(octokit, data.node_id);
+      if (!pin.pinned) log?.warn({ repo: key, issue: data.number, reason: pin.reason }, "bosun: dashboard issue opened but not pinned");
       return "created";
     }
     if (found.body === body) {

@@ -1,13 +1,14 @@
 /**
- * GitHub's GraphQL endpoint, as far as moving several refs atomically needs: the `updateRefs`
- * mutation and `repository(owner, name) { id }`. It is not a GraphQL server: the operation is
- * parsed just far enough to dispatch, and anything else answers a GraphQL error, never an empty
- * success. Errors are HTTP 200 with `errors`, as on GitHub.
+ * GitHub's GraphQL endpoint, as far as Bosun needs: the `updateRefs` mutation (several refs moved
+ * atomically), `repository(owner, name) { id }` and the `pinIssue` mutation. It is not a GraphQL
+ * server: the operation is parsed just far enough to dispatch, and anything else answers a GraphQL
+ * error, never an empty success. Errors are HTTP 200 with `errors`, as on GitHub.
  */
 import { GraphqlError } from "../graphql-error.js";
 import { HttpError } from "../http-error.js";
 import { parseGraphqlOperation } from "../parse-graphql-operation.js";
 import type { GraphqlFieldRequest } from "../read-graphql-arguments.js";
+import { resolvePinIssue } from "../resolve-pin-issue.js";
 import { resolveRepository } from "../resolve-repository.js";
 import { resolveUpdateRefs } from "../resolve-update-refs.js";
 import type { Reply, Route, RouteContext } from "../route.js";
@@ -15,9 +16,9 @@ import type { FakeState } from "../state.js";
 
 type Resolver = (state: FakeState, ctx: RouteContext, request: GraphqlFieldRequest) => Record<string, unknown>;
 
-const RESOLVERS: Record<string, Resolver> = { "mutation updateRefs": resolveUpdateRefs, "query repository": resolveRepository };
+const RESOLVERS: Record<string, Resolver> = { "mutation updateRefs": resolveUpdateRefs, "mutation pinIssue": resolvePinIssue, "query repository": resolveRepository };
 const ROOT_TYPES = { query: "Query", mutation: "Mutation", subscription: "Subscription" } as const;
-const SERVED = "fake-github serves only Query.repository and Mutation.updateRefs";
+const SERVED = "fake-github serves only Query.repository, Mutation.updateRefs and Mutation.pinIssue";
 /** GraphQL has its own rate-limit bucket on GitHub. */
 const HEADERS = { "x-ratelimit-resource": "graphql" };
 

@@ -71,6 +71,79 @@ describe("configuration and the dashboard", () => {
   });
 });
 
+describe("the dashboard issue is pinned when the app opens it", () => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.close());
+
+  /** Breaks the config and approves a brief: the intake reports the problem on a dashboard at once. */
+  async function breakConfig(harness: Harness): Promise<void> {
+    harness.fake.setFile(REPO, "main", ".github/bosun.yml", BROKEN);
+    await approve(harness, harness.issue(formBody()));
+  }
+  const pins = (harness: Harness, since = 0) => harness.botRequests(since).filter((r) => r.startsWith("POST /graphql "));
+  const appDeliveries = (harness: Harness) => harness.fake.webhooks.deliveries.filter((d) => d.status !== 200);
+
+  test("a new dashboard is pinned with one GraphQL request; later writes never pin again", async () => {
+    h = await startHarness({ config: GOOD });
+    await approve(h, h.issue(formBody()));
+    await breakConfig(h);
+    const [dashboard] = dashboards(h);
+    expect(dashboard).toMatchObject({ title: DASHBOARD_TITLE, user: BOT });
+    expect(h.fake.repo(REPO).pinnedIssues).toEqual([dashboard?.number]);
+    expect(pins(h)).toEqual(["POST /graphql 200"]);
+
+    // Unpinned by a maintainer, rewritten by the app: it stays unpinned.
+    h.fake.repo(REPO).pinnedIssues.length = 0;
+    const before = h.logPosition();
+    h.fake.setFile(REPO, "main", ".github/bosun.yml", GOOD);
+    await approve(h, h.issue(formBody()));
+    expect(h.botWrites(before)).toContain(`PATCH /repos/{owner}/{repo}/issues/{issue_number} 200`);
+    expect(pins(h, before)).toEqual([]);
+    expect(h.fake.repo(REPO).pinnedIssues).toEqual([]);
+    expect(appDeliveries(h)).toEqual([]);
+  });
+
+  test("an existing dashboard found on start is rewritten, not pinned", async () => {
+    h = await startHarness({ config: GOOD });
+    const existing = h.fake.addIssue(REPO, { title: DASHBOARD_TITLE, body: `${DASHBOARD_MARKER}\nan older process wrote this`, user: BOT });
+    await breakConfig(h);
+    expect(dashboards(h).map((d) => d.number)).toEqual([existing.number]);
+    expect(dashboards(h)[0]?.body).toContain("## Configuration problems");
+    expect(pins(h)).toEqual([]);
+    expect(h.fake.repo(REPO).pinnedIssues).toEqual([]);
+  });
+
+  test("with 3 issues pinned already, the dashboard is still opened, unpinned, without an error, and the pin is not retried", async () => {
+    h = await startHarness({ config: GOOD });
+    const maintainer = h.as("maintainer");
+    const pinned: number[] = [];
+    for (const title of ["Roadmap", "FAQ", "Code of conduct"]) {
+      const { data } = await maintainer.issues.create({ ...OWNER_REPO, title });
+      await maintainer.graphql("mutation($id: ID!) { pinIssue(input: {issueId: $id}) { issue { id } } }", { id: data.node_id });
+      pinned.push(data.number);
+    }
+    expect(h.fake.repo(REPO).pinnedIssues).toEqual(pinned);
+
+    await breakConfig(h);
+    const [dashboard] = dashboards(h);
+    expect(dashboards(h)).toHaveLength(1);
+    expect(dashboard?.body).toContain("## Configuration problems");
+    expect(dashboard?.body).not.toMatch(/pin/i);
+    expect(h.fake.repo(REPO).pinnedIssues).toEqual(pinned);
+    // One refused attempt (a GraphQL error is HTTP 200), and the webhook was handled without a failure.
+    expect(pins(h)).toEqual(["POST /graphql 200"]);
+    expect(appDeliveries(h)).toEqual([]);
+
+    // The next writes update the same dashboard and do not try again.
+    const before = h.logPosition();
+    h.fake.setFile(REPO, "main", ".github/bosun.yml", GOOD);
+    await approve(h, h.issue(formBody()));
+    expect(dashboards(h).map((d) => d.number)).toEqual([dashboard?.number]);
+    expect(dashboards(h)[0]?.body).not.toContain("Configuration problems");
+    expect(pins(h, before)).toEqual([]);
+  });
+});
+
 describe("startAppServer (what `npm start` runs)", () => {
   test("serves the app from the Probot environment: a signed webhook from the fake queues a brief", async () => {
     const h = await startHarness();
