@@ -13,10 +13,10 @@ export interface ClaimRefsApi {
   getCommitMessage(sha: string): Promise<string>;
   /**
    * Moves several refs at once, all or nothing (GraphQL `updateRefs`): each from the commit given
-   * (undefined: must not exist yet) to `to`, fast-forward only. `applied`, or `unknown` (refused,
-   * or failed in a way that may have landed: read back).
+   * (undefined: must not exist yet) to `to` (undefined: delete it), fast-forward only. `applied`,
+   * or `unknown` (refused, or failed in a way that may have landed: read back).
    */
-  updateRefs(updates: ReadonlyArray<{ ref: string; from: string | undefined; to: string }>): Promise<"applied" | "unknown">;
+  updateRefs(updates: ReadonlyArray<{ ref: string; from: string | undefined; to: string | undefined }>): Promise<"applied" | "unknown">;
   /** Every ref under the prefix with its commit; `undefined` when unchanged since the last call (a free 304). */
   listRefs(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string }> | undefined>;
 }
@@ -25,7 +25,7 @@ export interface ClaimRefsApi {
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 
-/** "Must not exist yet" as a `beforeOid`. */
+/** "Must not exist yet" as a `beforeOid`, "delete it" as an `afterOid`. */
 const NO_OBJECT = "0000000000000000000000000000000000000000";
 
 const UPDATE_REFS = `mutation ($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }`;
@@ -67,7 +67,7 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
       // The repository's node id never changes: one read per process.
       repositoryId ??= (await octokit.rest.repos.get({ owner, repo })).data.node_id;
       try {
-        await octokit.graphql(UPDATE_REFS, { input: { repositoryId, refUpdates: updates.map((u) => ({ name: u.ref, beforeOid: u.from ?? NO_OBJECT, afterOid: u.to, force: false })) } });
+        await octokit.graphql(UPDATE_REFS, { input: { repositoryId, refUpdates: updates.map((u) => ({ name: u.ref, beforeOid: u.from ?? NO_OBJECT, afterOid: u.to ?? NO_OBJECT, force: false })) } });
         return "applied";
       } catch {
         return "unknown";

@@ -25,6 +25,8 @@ export interface ClaimBatch {
   readonly writes: Map<string, { readonly from: string | undefined; readonly record: ClaimRecord; readonly grant: boolean }>;
   /** Whether the batch grants anything: then it also moves the generation ref (pool bounds). */
   granting: boolean;
+  /** Refs of long-settled items to delete with the batch (ref → the head it must still be at). */
+  readonly deletes: Map<string, string>;
 }
 
 export type BatchResult =
@@ -137,7 +139,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   // --- Batches: a tick's changes in one commit and one atomic ref update ---
 
   newBatch(now: number): ClaimBatch {
-    return { now, writes: new Map(), granting: false };
+    return { now, writes: new Map(), granting: false, deletes: new Map() };
   }
 
   /** The record a batch will leave on a ref, else its current one. */
@@ -148,10 +150,15 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return { from: head?.sha, record: head?.record };
   }
 
-  /** Plans a grant (the same rules as `claim`); the token comes from `commitBatch`. */
-  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
+  /**
+   * Plans a grant (the same rules as `claim`); the token comes from `commitBatch`. `overSettled`:
+   * the item was approved again after it settled, so its outcome no longer stands in the way (the
+   * epoch still grows: workers of the settled epochs stay fenced out).
+   */
+  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number, overSettled = false): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
     const ref = this.refOf(key);
-    const { from, record } = await this.planned(batch, ref);
+    const { from, record: current } = await this.planned(batch, ref);
+    const record = overSettled && current?.state === "settled" ? { ...current, state: "released" as const } : current;
     const decided = await this.decideClaim(key, record, holder, leaseMs, batch.now);
     if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
     // A live claim of this very holder is not granted twice in one tick.
@@ -190,6 +197,19 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   /**
+   * Plans deleting the ref of an item settled before `settledBefore` (it must still be at the head
+   * listed): listings and a cold start then read only live and recent claims. Deletions ride on a
+   * batch that writes anyway; a batch of deletions alone is not written.
+   */
+  async planForget(batch: ClaimBatch, ref: string, settledBefore: number): Promise<boolean> {
+    if (batch.writes.has(ref)) return false;
+    const head = await this.read(ref);
+    if (head?.record?.state !== "settled" || head.record.at >= settledBefore) return false;
+    batch.deletes.set(ref, head.sha);
+    return true;
+  }
+
+  /**
    * Writes a batch: one commit whose parents are the old heads, then one all-or-nothing update of
    * every ref (plus the generation ref when it grants). A failure is unknown until read back: the
    * batch landed if any of its refs points at its commit (all of them moved together).
@@ -200,15 +220,18 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const updates = writes.map((w) => ({ ref: w.ref, from: w.from }));
     if (batch.granting) updates.push({ ref: this.generationRef, from: this.heads.get(this.generationRef) ?? undefined });
     const parents = [...new Set(updates.map((u) => u.from).filter((s): s is string => s !== undefined))];
-    const sha = await this.options.refs.createCommit(renderBatchMessage(writes), parents);
-    this.commits.set(sha, parseClaimCommit(renderBatchMessage(writes)) ?? null);
-    let applied = (await this.options.refs.updateRefs(updates.map((u) => ({ ...u, to: sha })))) === "applied";
+    const message = renderBatchMessage(writes);
+    const sha = await this.options.refs.createCommit(message, parents);
+    this.commits.set(sha, parseClaimCommit(message) ?? null);
+    const deletes = [...batch.deletes].map(([ref, from]) => ({ ref, from, to: undefined }));
+    let applied = (await this.options.refs.updateRefs([...updates.map((u) => ({ ...u, to: sha })), ...deletes])) === "applied";
     if (!applied) {
       await this.currentRefs();
       applied = updates.some((u) => this.heads.get(u.ref) === sha);
     }
     if (!applied) return { ok: false, detail: "another writer moved a claim or granted since this tick read them" };
     for (const u of updates) this.heads.set(u.ref, sha);
+    for (const d of deletes) this.heads.set(d.ref, null);
     const granted = new Map<string, ClaimToken>();
     for (const w of writes) if (w.grant) granted.set(w.record.key, token(w.record));
     return { ok: true, granted };

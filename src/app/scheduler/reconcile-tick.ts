@@ -1,7 +1,7 @@
 import type { Brief } from "../../core/brief/brief.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ClaimToken, DenyReason } from "../../core/claims/claim-token.js";
-import type { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
+import { RECENT_MS, type GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import type { Clock } from "../../core/engine/clock.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
 import type { Journal } from "../../core/journal/journal-event.js";
@@ -137,6 +137,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
   const reclaims: Array<{ n: number; holder: string; epoch: number }> = [];
   const inFlight: InFlightView[] = [];
   const settled = new Set<number>();
+  /** Claim keys settled once and approved again since: granted over their settled record. */
+  const requeued = new Set<string>();
   const liveIds = new Map<number, string | undefined>();
 
   for (const { ref, record } of claims) {
@@ -144,7 +146,17 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
     if (n === undefined) continue;
     const issue = byNumber.get(n);
     if (record.state === "settled") {
+      // Queued again with neither `bosun:claimed` (a landing whose labels did not follow keeps it)
+      // nor an outcome label: a writer approved it again after the outcome. It may run again.
+      if (issue !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => issue.labels.includes(l))) {
+        requeued.add(record.key);
+        continue;
+      }
       settled.add(n);
+      // Long settled and out of the queue: forgotten with this tick's batch, so listings (and an
+      // Action run's cold start) carry live and recent claims only. The similarity guard looks back
+      // as far (RECENT_MS); a re-queued issue starts again at epoch 1, long after any worker of it.
+      if (issue === undefined) await store.planForget(batch, ref, now - RECENT_MS);
       // The claim settled but its labels did not follow (a failed write after the land): the ref
       // is the truth, so the mirror is repaired from it.
       const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
@@ -235,7 +247,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
         deny(n, "evidence", evidence);
         continue;
       }
-      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000));
+      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), requeued.has(c.brief.claim_key));
       if (!planned.planned) {
         deps.claims.count(planned.reason);
         deny(n, planned.reason, planned.detail);

@@ -122,7 +122,8 @@ export class ChaosObserver {
   chain(item: number): Array<{ record: ClaimRecordView; since: Moment | undefined }> {
     const out: Array<{ record: ClaimRecordView; since: Moment | undefined }> = [];
     const ref = `${this.prefix}${item}`;
-    let sha = this.repo.refs.get(ref);
+    // A long-settled item's ref may have been deleted since: its last head seen still has its chain.
+    let sha = this.repo.refs.get(ref) ?? this.lastHead.get(ref);
     while (sha !== undefined) {
       const commit = this.repo.commits.get(sha);
       const parsed = parseClaimCommit(commit?.message ?? "");

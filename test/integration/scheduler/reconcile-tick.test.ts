@@ -251,5 +251,41 @@ describe("reconcile tick on the fake GitHub", () => {
     await reconcileTick(a);
     expect(f.labelsOf(first)).toEqual(["bosun:done", "bosun:ready"]);
   });
+
+  it("an item a writer approves again after it went to a human runs again, at the next epoch", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const n = await f.queue("flaky");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "failure");
+    expect((await reconcileTick(a)).landed).toMatchObject([{ issue: n, disposition: "human" }]);
+    expect(f.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
+    // Still out of the queue: nothing runs, and the outcome label stays.
+    expect((await reconcileTick(a)).dispatched).toEqual([]);
+    // A maintainer clears it and approves it again (the intake adds bosun:queued back).
+    await f.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: n, name: "bosun:needs-human" });
+    await f.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: ["bosun:queued"] });
+    expect((await reconcileTick(a)).dispatched).toEqual([n]);
+    expect(f.runsOf(n).map((r) => r.epoch)).toEqual([1, 2]);
+    expect(f.labelsOf(n)).toEqual(["bosun:claimed", "bosun:queued", "bosun:ready"]);
+  });
+
+  it("forgets the claim refs of items settled more than a day ago and out of the queue, with a batch it writes anyway", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const old = await f.queue("old");
+    const a = f.replica("a");
+    await reconcileTick(a);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(old)[0]!.id, "success");
+    await reconcileTick(a);
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(true);
+    f.clock.advance(25 * 3_600_000);
+    // Nothing to write: the ref stays (no batch is written for a deletion alone).
+    await reconcileTick(a);
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(true);
+    const fresh = await f.queue("fresh");
+    expect((await reconcileTick(a)).dispatched).toEqual([fresh]);
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(false);
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${fresh}`)).toBe(true);
+  });
 });
 
