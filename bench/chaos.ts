@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- chaos`: the scheduler on the fake GitHub under chaos, for many seeds (issue 5).
- * Env: CHAOS_SEEDS (default 5), CHAOS_ITEMS (default 200: one seed of 500 items takes ~1.5 min on
+ * Env: CHAOS_SEEDS (default 5), CHAOS_ITEMS (default 200: one seed of 500 items takes ~3 min on
  * 2 cores, so 5 × 500 is CHAOS_ITEMS=500), CHAOS_REPLICAS (8), CHAOS_MAX_STEPS (6000), CHAOS_OUTAGE
  * (0.01: chance per step that every replica is down longer than a lease), CHAOS_COALESCE (1; 0 lets
  * a replica run overlapping ticks, as a Probot server handling deliveries concurrently would).
