@@ -14,9 +14,9 @@ export interface ClaimRefsApi {
   /**
    * Moves several refs at once, all or nothing (GraphQL `updateRefs`): each from the commit given
    * (undefined: must not exist yet) to `to` (undefined: delete it), fast-forward only. `applied`,
-   * or `unknown` (refused, or failed in a way that may have landed: read back).
+   * or `unknown` with what GitHub said (refused, or failed in a way that may have landed: read back).
    */
-  updateRefs(updates: ReadonlyArray<{ ref: string; from: string | undefined; to: string | undefined }>): Promise<"applied" | "unknown">;
+  updateRefs(updates: ReadonlyArray<{ ref: string; from: string | undefined; to: string | undefined }>): Promise<"applied" | { unknown: string }>;
   /** Every ref under the prefix with its commit; `undefined` when unchanged since the last call (a free 304). */
   listRefs(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string }> | undefined>;
 }
@@ -69,8 +69,8 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
       try {
         await octokit.graphql(UPDATE_REFS, { input: { repositoryId, refUpdates: updates.map((u) => ({ name: u.ref, beforeOid: u.from ?? NO_OBJECT, afterOid: u.to ?? NO_OBJECT, force: false })) } });
         return "applied";
-      } catch {
-        return "unknown";
+      } catch (err) {
+        return { unknown: err instanceof Error ? err.message : String(err) };
       }
     },
     async createCommit(message, parents) {

@@ -31,7 +31,8 @@ export interface ClaimBatch {
 
 export type BatchResult =
   | { readonly ok: true; readonly granted: ReadonlyMap<string, ClaimToken> }
-  | { readonly ok: false; readonly detail: string };
+  /** `conflict`: another writer moved first (decide again); otherwise the write failed on its own. */
+  | { readonly ok: false; readonly conflict: boolean; readonly detail: string };
 
 /**
  * Claims as git refs on GitHub (DESIGN.md, "Claims"). Each item has a ref pointing at a chain of
@@ -224,12 +225,19 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const sha = await this.options.refs.createCommit(message, parents);
     this.commits.set(sha, parseClaimCommit(message) ?? null);
     const deletes = [...batch.deletes].map(([ref, from]) => ({ ref, from, to: undefined }));
-    let applied = (await this.options.refs.updateRefs([...updates.map((u) => ({ ...u, to: sha })), ...deletes])) === "applied";
+    const outcome = await this.options.refs.updateRefs([...updates.map((u) => ({ ...u, to: sha })), ...deletes]);
+    let applied = outcome === "applied";
     if (!applied) {
       await this.currentRefs();
       applied = updates.some((u) => this.heads.get(u.ref) === sha);
     }
-    if (!applied) return { ok: false, detail: "another writer moved a claim or granted since this tick read them" };
+    if (!applied) {
+      // Refused while every ref is still where the tick read it: not a race another tick won, but a
+      // failure to report (no permission, no updateRefs on this server, a transient error).
+      const moved = [...updates, ...deletes].some((u) => (this.heads.get(u.ref) ?? undefined) !== u.from);
+      if (!moved && outcome !== "applied") return { ok: false, conflict: false, detail: `updateRefs failed with no other writer in the way: ${outcome.unknown}` };
+      return { ok: false, conflict: true, detail: "another writer moved a claim or granted since this tick read them" };
+    }
     for (const u of updates) this.heads.set(u.ref, sha);
     for (const d of deletes) this.heads.set(d.ref, null);
     const granted = new Map<string, ClaimToken>();

@@ -98,17 +98,27 @@ const running = new Map<string, Promise<TickReport>>();
 const ATTEMPTS = 3;
 
 async function tickOnce(deps: TickDeps): Promise<TickReport> {
+  let failed: Lost | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const report = await decideAndWrite(deps);
-    if (report !== LOST) return report;
+    if (!(report instanceof Lost)) return report;
+    failed = report;
   }
+  // Races lost every time: others are busy writing. A write that failed with nobody in the way
+  // (no permission, no updateRefs on this server) must be heard, not reported as busy forever.
+  if (failed !== undefined && !failed.conflict) throw new Error(`the tick could not write its claims: ${failed.detail}`);
   return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
 }
 
-/** The tick's batch lost to another writer: nothing was written, decide again from a fresh read. */
-const LOST = Symbol("lost the batch");
+/** The tick's batch was not written: nothing happened, decide again from a fresh read. */
+class Lost {
+  constructor(
+    readonly conflict: boolean,
+    readonly detail: string,
+  ) {}
+}
 
-async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST> {
+async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const { github, store, config, clock } = deps;
   const labels = config.labels;
   const prefix = config.claims.ref_prefix;
@@ -260,7 +270,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | typeof LOST>
 
   // One commit, one atomic ref update. Lost to another writer: nothing happened, decide again.
   const written = await store.commitBatch(batch);
-  if (!written.ok) return LOST;
+  if (!written.ok) return new Lost(written.conflict, written.detail);
 
   // From here the claims are written: every effect is attempted even if another fails, so that one
   // bad label write never keeps a granted item from its worker. The refs are the truth; the next

@@ -287,5 +287,15 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(false);
     expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${fresh}`)).toBe(true);
   });
+
+  it("a batch that keeps failing with no other writer in the way fails the tick loudly, not as busy", async () => {
+    f = await schedulerFixture();
+    const n = await f.queue("blocked-by-graphql");
+    const off = f.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", probability: 1, applied: false });
+    await expect(reconcileTick(f.replica("a"))).rejects.toThrow(/could not write its claims: updateRefs failed with no other writer in the way/);
+    expect(f.runsOf(n)).toEqual([]);
+    off();
+    expect((await reconcileTick(f.replica("a"))).dispatched).toEqual([n]);
+  });
 });
 
