@@ -178,7 +178,7 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
     method,
     path: url.pathname,
     route: route === undefined ? null : routeKey(route),
-    kind: route?.kind ?? null,
+    kind: reply.kind ?? route?.kind ?? null,
     status: res.statusCode,
     login,
     time,

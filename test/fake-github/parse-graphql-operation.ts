@@ -1,8 +1,9 @@
 /**
  * One GraphQL operation, parsed just far enough to dispatch it: its type, its variables' types and
  * defaults, and a tree of fields with arguments and locations. There is no schema here: the endpoint
- * checks the few fields it serves and refuses the rest. Fragments and directives are refused too, so
- * nothing a client asks for is silently dropped.
+ * checks the few fields it serves and refuses the rest. Inline fragments (`... on Commit { message }`)
+ * are flattened into the fields they hold, each remembering the type conditions around it; fragments
+ * by name and directives are refused, so nothing a client asks for is silently dropped.
  */
 import { GraphqlError, type GraphqlLocation } from "./graphql-error.js";
 import { syntaxError, tokenizeGraphql, type GraphqlToken } from "./tokenize-graphql.js";
@@ -13,6 +14,12 @@ export type GraphqlValue =
   | { kind: "list"; items: GraphqlValue[] }
   | { kind: "object"; fields: Map<string, GraphqlValue> };
 
+/** `... on Type`: the fields inside apply only to an object of that type. */
+export interface GraphqlTypeCondition {
+  type: string;
+  location: GraphqlLocation;
+}
+
 export interface GraphqlField {
   /** The key of the field in the response: its alias, else its name. */
   responseKey: string;
@@ -20,6 +27,8 @@ export interface GraphqlField {
   args: Map<string, GraphqlValue>;
   selections: GraphqlField[];
   location: GraphqlLocation;
+  /** The type conditions of the inline fragments the field sits in, outermost first; all must hold. */
+  on: GraphqlTypeCondition[];
 }
 
 export interface GraphqlVariable {
@@ -64,6 +73,10 @@ export function parseGraphqlOperation(source: string, operationName?: string): G
   const noDirectives = (): void => {
     if (at("@")) throw unsupported("directives");
   };
+  const namedFragment = (fragmentName: string): GraphqlError => {
+    const { line, column } = peek();
+    return new GraphqlError(`fake-github does not support fragments by name ("...${fragmentName}") in GraphQL documents; write the fields inline, or in an inline fragment "... on Type { }"`, { locations: [{ line, column }] });
+  };
 
   const value = (constant: boolean): GraphqlValue => {
     const token = next();
@@ -93,11 +106,23 @@ export function parseGraphqlOperation(source: string, operationName?: string): G
     throw syntaxError(token);
   };
 
-  const selectionSet = (): GraphqlField[] => {
+  /** The fields of a selection set; `on` are the type conditions of the inline fragments it is in. */
+  const selectionSet = (on: GraphqlTypeCondition[]): GraphqlField[] => {
     expect("{");
     const fields: GraphqlField[] = [];
     do {
-      if (at("...")) throw unsupported("fragments");
+      if (at("...")) {
+        const spread = next();
+        let inner = on;
+        if (peek().kind === "name") {
+          if (peek().text !== "on") throw namedFragment(peek().text);
+          next();
+          inner = [...on, { type: name().text, location: { line: spread.line, column: spread.column } }];
+        }
+        noDirectives();
+        fields.push(...selectionSet(inner));
+        continue;
+      }
       const first = name();
       let fieldName = first.text;
       if (at(":")) {
@@ -115,8 +140,8 @@ export function parseGraphqlOperation(source: string, operationName?: string): G
         next();
       }
       noDirectives();
-      const selections = at("{") ? selectionSet() : [];
-      fields.push({ responseKey: first.text, name: fieldName, args, selections, location: { line: first.line, column: first.column } });
+      const selections = at("{") ? selectionSet([]) : [];
+      fields.push({ responseKey: first.text, name: fieldName, args, selections, location: { line: first.line, column: first.column }, on });
     } while (!at("}"));
     next();
     return fields;
@@ -141,11 +166,11 @@ export function parseGraphqlOperation(source: string, operationName?: string): G
   const operations: GraphqlOperation[] = [];
   while (peek().kind !== "end") {
     if (at("{")) {
-      operations.push({ type: "query", name: undefined, variables: new Map(), fields: selectionSet() });
+      operations.push({ type: "query", name: undefined, variables: new Map(), fields: selectionSet([]) });
       continue;
     }
     const keyword = name();
-    if (keyword.text === "fragment") throw unsupported("fragments");
+    if (keyword.text === "fragment") throw namedFragment(peek().kind === "name" ? peek().text : "");
     if (!OPERATION_TYPES.has(keyword.text)) throw syntaxError(keyword);
     const opName = peek().kind === "name" ? next().text : undefined;
     const variables = new Map<string, GraphqlVariable>();
@@ -165,7 +190,7 @@ export function parseGraphqlOperation(source: string, operationName?: string): G
       next();
     }
     noDirectives();
-    operations.push({ type: keyword.text as GraphqlOperation["type"], name: opName, variables, fields: selectionSet() });
+    operations.push({ type: keyword.text as GraphqlOperation["type"], name: opName, variables, fields: selectionSet([]) });
   }
   if (operations.length === 0) throw new GraphqlError("No operations in query document");
   if (operationName !== undefined && operationName !== null && operationName !== "") {

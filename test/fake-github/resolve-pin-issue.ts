@@ -51,7 +51,7 @@ function findNode(state: FakeState, id: string): { repo: RepoState; issue: Issue
 export function resolvePinIssue(state: FakeState, ctx: RouteContext, request: GraphqlFieldRequest): Record<string, unknown> {
   const { field } = request;
   const input = readInput(readGraphqlArguments(request, ["input"])("input"));
-  const fail = (type: string, message: string): GraphqlError => new GraphqlError(message, { type, path: [field.responseKey], locations: [field.location] });
+  const fail = (type: string, message: string): GraphqlError => new GraphqlError(message, { type, path: [], locations: [field.location] });
   const found = findNode(state, input.issueId);
   // As in REST, a private repository is invisible (not forbidden) to those who cannot read it.
   const visible = found !== undefined && hasPermission(found.repo, ctx.login, "read") ? found : undefined;

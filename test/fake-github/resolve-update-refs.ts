@@ -71,7 +71,7 @@ export function resolveUpdateRefs(state: FakeState, ctx: RouteContext, request: 
   const input = readInput(readGraphqlArguments(request, ["input"])("input"));
   // The selection is checked before anything changes: a bad document must not half-apply.
   const payload = selectGraphqlFields(field, "UpdateRefsPayload", { clientMutationId: input.clientMutationId });
-  const fail = (type: string, message: string): GraphqlError => new GraphqlError(message, { type, path: [field.responseKey], locations: [field.location] });
+  const fail = (type: string, message: string): GraphqlError => new GraphqlError(message, { type, path: [], locations: [field.location] });
   const repo = [...state.repos.values()].find((r) => nodeId("Repository", r.id) === input.repositoryId);
   // As in REST, a private repository is invisible (not forbidden) to those who cannot read it.
   if (repo === undefined || !hasPermission(repo, ctx.login, "read")) throw fail("NOT_FOUND", `Could not resolve to a node with the global id of '${input.repositoryId}'`);

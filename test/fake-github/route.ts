@@ -42,6 +42,8 @@ export interface RouteContext {
 
 export interface Reply {
   status: number;
+  /** How accounting counts this request when the route's kind depends on the body (GraphQL: a query reads, a mutation writes). */
+  kind?: RouteKind;
   body?: unknown;
   /** A non-JSON body (raw media types); wins over `body`. */
   text?: { contentType: string; content: string };

@@ -1,17 +1,19 @@
 /**
  * GitHub's GraphQL endpoint, as far as Bosun needs: the `updateRefs` mutation (several refs moved
- * atomically), `repository(owner, name) { id }` and the `pinIssue` mutation. It is not a GraphQL
- * server: the operation is parsed just far enough to dispatch, and anything else answers a GraphQL
- * error, never an empty success. Errors are HTTP 200 with `errors`, as on GitHub.
+ * atomically), `repository(owner, name)` with its `id` and its `refs` and `issues` connections, and
+ * the `pinIssue` mutation. It is not a GraphQL server: the operation is parsed just far enough to
+ * dispatch, and anything else answers a GraphQL error, never an empty success. Errors are HTTP 200
+ * with `errors`, as on GitHub.
  */
-import { GraphqlError } from "../graphql-error.js";
+import { applyGraphqlTypeConditions } from "../apply-graphql-type-conditions.js";
+import { GraphqlError, withGraphqlPath } from "../graphql-error.js";
 import { HttpError } from "../http-error.js";
 import { parseGraphqlOperation } from "../parse-graphql-operation.js";
 import type { GraphqlFieldRequest } from "../read-graphql-arguments.js";
 import { resolvePinIssue } from "../resolve-pin-issue.js";
 import { resolveRepository } from "../resolve-repository.js";
 import { resolveUpdateRefs } from "../resolve-update-refs.js";
-import type { Reply, Route, RouteContext } from "../route.js";
+import type { Reply, Route, RouteContext, RouteKind } from "../route.js";
 import type { FakeState } from "../state.js";
 
 type Resolver = (state: FakeState, ctx: RouteContext, request: GraphqlFieldRequest) => Record<string, unknown>;
@@ -44,7 +46,7 @@ function readRequest(body: Record<string, unknown>): GraphqlFieldRequest {
   const operation = parseGraphqlOperation(body.query, typeof body.operationName === "string" ? body.operationName : undefined);
   const variables = new Map<string, unknown>();
   for (const [name, declared] of operation.variables) variables.set(name, name in given ? given[name] : declared.defaultValue);
-  const [field, ...more] = operation.fields;
+  const [field, ...more] = applyGraphqlTypeConditions(operation.fields, { name: ROOT_TYPES[operation.type] });
   if (field === undefined || more.length > 0) {
     throw new GraphqlError(`fake-github resolves exactly one root field per operation (${SERVED})`, { locations: operation.fields.map((f) => f.location) });
   }
@@ -57,9 +59,12 @@ function serveGraphql(state: FakeState, ctx: RouteContext): Reply {
     throw new HttpError(401, "This endpoint requires you to be authenticated.", { documentation_url: "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql" });
   }
   if (ctx.identity.kind === "app") throw new HttpError(401, "A JSON web token could not be used for this endpoint; use an installation token.");
+  let kind: RouteKind = "create";
   try {
     const request = readRequest(ctx.body);
     const { operation, field } = request;
+    // A query only reads; a mutation may create (an updateRefs may create refs).
+    kind = operation.type === "query" ? "read" : "create";
     const resolver = RESOLVERS[`${operation.type} ${field.name}`];
     if (resolver === undefined) {
       const typeName = ROOT_TYPES[operation.type];
@@ -68,15 +73,16 @@ function serveGraphql(state: FakeState, ctx: RouteContext): Reply {
         extensions: { code: "undefinedField", typeName, fieldName: field.name },
       });
     }
-    return { status: 200, headers: HEADERS, body: { data: { [field.responseKey]: resolver(state, ctx, request) } } };
+    const data = withGraphqlPath(field.responseKey, () => resolver(state, ctx, request));
+    return { status: 200, kind, headers: HEADERS, body: { data: { [field.responseKey]: data } } };
   } catch (error) {
-    if (error instanceof GraphqlError) return error.reply(HEADERS);
+    if (error instanceof GraphqlError) return { ...error.reply(HEADERS), kind };
     throw error;
   }
 }
 
 export const graphqlRoutes: Route[] = [
-  // `create`: an updateRefs may create refs, which GitHub's secondary limit counts. `access: "none"`:
+  // `create` unless the operation is a query (the reply says): an updateRefs may create refs, which GitHub's secondary limit counts. `access: "none"`:
   // the path names no repository; the resolvers check access to the one in the body.
   { method: "POST", pattern: "/graphql", kind: "create", access: "none", handler: serveGraphql },
 ];
