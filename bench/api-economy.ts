@@ -14,7 +14,8 @@
  * intake the app runs) has its own budget (`npm run bench -- intake`) and is reported beside it,
  * with the sum in `requests_per_item_with_intake`.
  * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60), ECONOMY_REPLICAS (1: webhooks
- * reach the replicas in turn, each with its own caches). Measures; never fails a build.
+ * reach the replicas in turn, each with its own caches), ECONOMY_COLD (0; 1: every tick a fresh
+ * process with empty caches, as each run of the Action's `schedule` mode). Measures; never fails a build.
  */
 import type { RequestLogEntry } from "../test/fake-github/accounting.js";
 import type { AppOctokit } from "../src/app/app-octokit.js";
@@ -38,6 +39,7 @@ const items = num("ECONOMY_ITEMS", 100);
 const poolSize = num("ECONOMY_POOL", 4);
 const gapMs = num("ECONOMY_GAP_S", 60) * 1000;
 const replicas = Math.max(1, num("ECONOMY_REPLICAS", 1));
+const cold = num("ECONOMY_COLD", 0) !== 0;
 
 const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\n`;
 const f = await schedulerFixture(configYaml);
@@ -81,7 +83,14 @@ try {
     };
   });
   let turn = 0;
-  const serverTick = (): Promise<TickReport> => (servers[turn++ % servers.length] as () => Promise<TickReport>)();
+  // ECONOMY_COLD: every tick is a fresh process, as each run of the Action's `schedule` mode is
+  // (configuration read, a RepoScheduler with empty caches, no dashboard).
+  const coldTick = async (): Promise<TickReport> => {
+    const { config } = await createConfigLoader({ now }).load(appOctokit, repo);
+    const scheduler = new RepoScheduler(f.octokit, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder: `action-${turn++}`, clock: f.clock, journal: { append: () => {} } });
+    return scheduler.tick(config);
+  };
+  const serverTick = (): Promise<TickReport> => (cold ? coldTick() : (servers[turn++ % servers.length] as () => Promise<TickReport>)());
 
   // Life: the queued webhook ticks once; then every finished run is a webhook and a tick.
   let ticks = 0;
@@ -132,7 +141,7 @@ try {
     }
     return [...by].sort((a, b) => b[1].n - a[1].n).map(([k, r]) => `  ${(r.n / divisor).toFixed(2).padStart(6)}  (304: ${(r.s304 / divisor).toFixed(2)}, content-creating: ${(r.create / divisor).toFixed(2)})  ${k}`);
   };
-  console.log(`life of ${items} items, pool ${poolSize}, ${replicas} replica(s), ${ticks} ticks, runs finishing ${gapMs / 1000}s apart; landed ${landed}`);
+  console.log(`life of ${items} items, pool ${poolSize}, ${cold ? "a fresh process per tick" : `${replicas} replica(s)`}, ${ticks} ticks, runs finishing ${gapMs / 1000}s apart; landed ${landed}`);
   console.log(`requests per item from queued to released, by endpoint (total ${lifeCounters.total}, 304s ${lifeCounters.notModified}, content-creating ${lifeCounters.contentCreating}):`);
   for (const line of table(life, items)) console.log(line);
   console.log(`idle tick after ${gapMs / 1000}s:`);
@@ -145,7 +154,7 @@ try {
   console.log(
     JSON.stringify({
       items,
-      replicas,
+      replicas: cold ? "cold (Action schedule runs)" : replicas,
       requests_per_item: perItem(lifeCounters.total),
       requests_per_item_non_304: perItem(lifeCounters.total - lifeCounters.notModified),
       content_creating_per_item: perItem(lifeCounters.contentCreating),

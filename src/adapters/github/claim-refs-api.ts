@@ -17,6 +17,11 @@ export interface ClaimRefsApi {
    * or `unknown` with what GitHub said (refused, or failed in a way that may have landed: read back).
    */
   updateRefs(updates: ReadonlyArray<{ ref: string; from: string | undefined; to: string | undefined }>): Promise<"applied" | { unknown: string }>;
+  /**
+   * Every ref under the prefix with its commit's message, in one GraphQL query per 100 refs: how a
+   * process with an empty cache reads the claims without one request per commit.
+   */
+  listRefsWithMessages(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string; message: string }>>;
   /** Every ref under the prefix with its commit; `undefined` when unchanged since the last call (a free 304). */
   listRefs(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string }> | undefined>;
 }
@@ -27,6 +32,24 @@ export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /** "Must not exist yet" as a `beforeOid`, "delete it" as an `afterOid`. */
 const NO_OBJECT = "0000000000000000000000000000000000000000";
+
+const REFS_WITH_MESSAGES = `query ($owner: String!, $name: String!, $prefix: String!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    refs(refPrefix: $prefix, first: 100, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      nodes { name prefix target { oid ... on Commit { message } } }
+    }
+  }
+}`;
+
+interface RefsPage {
+  repository: {
+    refs: {
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      nodes: Array<{ name: string; prefix: string; target: { oid: string; message?: string } | null } | null>;
+    } | null;
+  } | null;
+}
 
 const UPDATE_REFS = `mutation ($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }`;
 
@@ -72,6 +95,20 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
       } catch (err) {
         return { unknown: err instanceof Error ? err.message : String(err) };
       }
+    },
+    async listRefsWithMessages(prefix) {
+      const out: Array<{ ref: string; sha: string; message: string }> = [];
+      let after: string | null = null;
+      for (let page = 0; page < 100; page++) {
+        const data: RefsPage = await octokit.graphql(REFS_WITH_MESSAGES, { owner, name: repo, prefix: prefix.endsWith("/") ? prefix : `${prefix}/`, after });
+        const refs = data.repository?.refs;
+        for (const node of refs?.nodes ?? []) {
+          if (node?.target?.message !== undefined) out.push({ ref: `${node.prefix}${node.name}`, sha: node.target.oid, message: node.target.message });
+        }
+        if (refs?.pageInfo.hasNextPage !== true) break;
+        after = refs.pageInfo.endCursor;
+      }
+      return out;
     },
     async createCommit(message, parents) {
       const { data } = await octokit.rest.git.createCommit({ owner, repo, message, tree: EMPTY_TREE, parents: [...parents] });

@@ -310,6 +310,14 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   /** Every claim ref and its record, as of now (for reconcile). */
   async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecordView }>> {
     const refs = await this.currentRefs();
+    // Many commits never read (a new process, an Action run): one query per 100 refs reads their
+    // messages instead of one request each.
+    const unknown = refs.filter(({ sha }) => !this.commits.has(sha)).length;
+    if (unknown > PREFETCH_FROM) {
+      // Only a shortcut: if it fails, each commit is read on its own below.
+      const read = await this.options.refs.listRefsWithMessages(this.prefix).catch(() => []);
+      for (const { sha, message } of read) if (!this.commits.has(sha)) this.commits.set(sha, parseClaimCommit(message) ?? null);
+    }
     const out: Array<{ ref: string; sha: string; record: ClaimRecordView }> = [];
     for (const { ref, sha } of refs) {
       const record = await this.recordAt(sha, ref);
@@ -353,6 +361,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
 }
 
 export type ClaimRecordView = ClaimRecord;
+
+/** Unread claim commits above which a listing reads their messages in one GraphQL query. */
+const PREFETCH_FROM = 2;
 
 /** How old a listing of claim refs may be for reclaim and the similarity guard (one tick's span). */
 const REUSE_LISTING_MS = 5_000;

@@ -2,7 +2,7 @@ import type { Octokit } from "@octokit/rest";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
-import { SnapshotCache } from "../snapshot-cache.js";
+import { SnapshotCache, type SnapshotRead } from "../snapshot-cache.js";
 
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
@@ -29,6 +29,35 @@ export interface OctokitSchedulerOptions {
 
 /** A branch named for an issue: `bosun/12`, `bosun/12-x`, GitHub's "Create a branch" `12-title`, `copilot/fix-12`. */
 const ISSUE_BRANCH = /^(?:bosun\/(\d+)(?:\b|$)|(\d+)-|copilot\/fix-(\d+)$)/;
+
+/** Snapshots read ahead in one query only when more than this many are missing. */
+const PREFETCH_FROM = 2;
+
+const QUEUED_WITH_COMMENTS = `query ($owner: String!, $name: String!, $labels: [String!], $after: String) {
+  repository(owner: $owner, name: $name) {
+    issues(labels: $labels, states: [OPEN], first: 50, after: $after, orderBy: {field: CREATED_AT, direction: ASC}) {
+      pageInfo { hasNextPage endCursor }
+      nodes { number comments(last: 30) { totalCount nodes { databaseId body author { __typename login } } } }
+    }
+  }
+}`;
+
+interface IssuesPage {
+  repository: {
+    issues: {
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      nodes: Array<{ number: number; comments: { totalCount: number; nodes: Array<{ databaseId: number; body: string; author: { __typename: string; login: string } | null } | null> | null } } | null>;
+    } | null;
+  } | null;
+}
+
+/** The newest snapshot comment by the bot among `comments` (oldest first): the approved one; anyone else's marker proves nothing. */
+function snapshotOf(issue: number, comments: ReadonlyArray<{ id: number; login: string; body: string }>, botLogin: string): SnapshotRead {
+  const mine = comments.filter((c) => c.login === botLogin && isSnapshotComment(c.body)).at(-1);
+  if (mine === undefined) return { ok: false, reason: `issue #${issue} has no snapshot comment by ${botLogin}` };
+  const parsed = parseSnapshotComment(mine.body, `issue #${issue}`);
+  return parsed.ok ? { ok: true, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body } : { ok: false, reason: parsed.reason };
+}
 
 /** The issue a branch name is for, if any. */
 export function issueOfBranch(name: string): number | undefined {
@@ -98,17 +127,32 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
       if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
-      // The newest snapshot by the bot is the approved one; anyone else's marker proves nothing.
-      const mine = comments.filter((c) => c.user?.login === options.botLogin && isSnapshotComment(c.body ?? "")).at(-1);
-      const result: Awaited<ReturnType<SchedulerGitHub["snapshot"]>> =
-        mine === undefined
-          ? { ok: false, reason: `issue #${issue.number} has no snapshot comment by ${options.botLogin}` }
-          : (() => {
-              const parsed = parseSnapshotComment(mine.body ?? "", `issue #${issue.number}`);
-              return parsed.ok ? { ok: true as const, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body ?? "" } : { ok: false as const, reason: parsed.reason };
-            })();
+      const result = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
       snapshots.set(repoName, issue.number, issue.comments, result);
       return result;
+    },
+
+    async prefetchSnapshots(issues, label) {
+      // Many issues whose snapshot this process has not read (a new process, an Action run): one
+      // GraphQL query per 50 issues reads their latest comments instead of one request each.
+      const missing = new Set(issues.filter((i) => snapshots.get(repoName, i.number, i.comments) === undefined).map((i) => i.number));
+      if (missing.size <= PREFETCH_FROM) return;
+      let after: string | null = null;
+      for (let page = 0; page < 100 && missing.size > 0; page++) {
+        const data: IssuesPage = await octokit.graphql(QUEUED_WITH_COMMENTS, { owner, name: repo, labels: [label], after });
+        const found = data.repository?.issues;
+        for (const node of found?.nodes ?? []) {
+          if (node === null || !missing.has(node.number)) continue;
+          const comments = (node.comments.nodes ?? []).flatMap((c) => (c === null ? [] : [{ id: c.databaseId, login: c.author === null ? "" : c.author.__typename === "Bot" ? `${c.author.login}[bot]` : c.author.login, body: c.body }]));
+          const result = snapshotOf(node.number, comments, options.botLogin);
+          // Older comments were not fetched: without a snapshot among the newest, the full read decides.
+          if (!result.ok && node.comments.totalCount > comments.length) continue;
+          snapshots.set(repoName, node.number, node.comments.totalCount, result);
+          missing.delete(node.number);
+        }
+        if (found?.pageInfo.hasNextPage !== true) break;
+        after = found.pageInfo.endCursor;
+      }
     },
 
     async closedAsCompleted(issue) {

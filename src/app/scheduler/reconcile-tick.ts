@@ -128,6 +128,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
 
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));
+  // Only a shortcut: if it fails, each snapshot is read on its own when needed.
+  await github.prefetchSnapshots(issues, labels.queued).catch(() => undefined);
   const claims = await store.listClaims();
   // Enough runs are listed when every item in flight in a workflow pool has found its run.
   const heldInQueue: Array<{ n: number; epoch: number }> = [];

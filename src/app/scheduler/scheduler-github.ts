@@ -35,6 +35,8 @@ export interface SchedulerReads {
    * so the snapshot it was dispatched with stands (label changes since then need no re-read).
    */
   snapshot(issue: QueueIssue, inFlight?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
+  /** Reads ahead, in few requests, the snapshots of queued issues this process does not know yet. */
+  prefetchSnapshots(issues: readonly QueueIssue[], label: string): Promise<void>;
   /** Whether an issue that left the queue was closed as completed. */
   closedAsCompleted(issue: number): Promise<boolean>;
   /** Whether an issue is open (a `#n` blocker outside the queue). */

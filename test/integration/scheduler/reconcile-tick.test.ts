@@ -129,7 +129,8 @@ describe("reconcile tick on the fake GitHub", () => {
     f = await schedulerFixture();
     const items = await Promise.all(["one", "two", "three"].map((id) => f!.queue(id)));
     const a = f.replica("a");
-    const writes = () => f!.fake.accounting.log.filter((e) => e.route === "POST /repos/{owner}/{repo}/git/commits" || e.route === "POST /graphql").map((e) => e.route);
+    // Writes only: a GraphQL query (reading snapshots ahead) is a read.
+    const writes = () => f!.fake.accounting.log.filter((e) => e.route === "POST /repos/{owner}/{repo}/git/commits" || (e.route === "POST /graphql" && e.kind === "create")).map((e) => e.route);
     f.fake.accounting.reset();
     expect((await reconcileTick(a)).dispatched).toHaveLength(2);
     expect(writes()).toEqual(["POST /repos/{owner}/{repo}/git/commits", "POST /graphql"]);
@@ -296,6 +297,21 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(f.runsOf(n)).toEqual([]);
     off();
     expect((await reconcileTick(f.replica("a"))).dispatched).toEqual([n]);
+  });
+
+  it("a fresh process (an Action run) reads claims and snapshots in a few queries, not one request each", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items = await Promise.all(Array.from({ length: 8 }, (_, i) => f!.queue(`item-${i}`)));
+    await reconcileTick(f.replica("a"));
+    for (const n of items) for (const r of f.runsOf(n)) f.fake.completeWorkflowRun(REPO, r.id, "success");
+    await reconcileTick(f.replica("b"));
+    f.fake.accounting.reset();
+    const cold = await reconcileTick(f.replica("c"));
+    expect(cold.inFlight).toHaveLength(3);
+    const count = (route: string) => f!.fake.accounting.log.filter((e) => e.route === route).length;
+    expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
+    expect(count("GET /repos/{owner}/{repo}/issues/{issue_number}/comments")).toBe(0);
+    expect(f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read")).toHaveLength(2);
   });
 });
 
