@@ -30,6 +30,18 @@ export interface OctokitSchedulerOptions {
 /** A branch named for an issue: `bosun/12`, `bosun/12-x`, GitHub's "Create a branch" `12-title`, `copilot/fix-12`. */
 const ISSUE_BRANCH = /^(?:bosun\/(\d+)(?:\b|$)|(\d+)-|copilot\/fix-(\d+)$)/;
 
+/** The queue's view of an issue from a REST issue object. */
+function queueIssueOf(i: { number: number; title: string; labels: Array<string | { name?: string }>; created_at: string; updated_at: string; comments: number }): QueueIssue {
+  return {
+    number: i.number,
+    title: i.title,
+    labels: i.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter((l) => l !== ""),
+    createdAt: Date.parse(i.created_at),
+    updatedAt: Date.parse(i.updated_at),
+    comments: i.comments,
+  };
+}
+
 /** Snapshots read ahead in one query only when more than this many are missing. */
 const PREFETCH_FROM = 2;
 
@@ -103,23 +115,22 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
 
   return {
     async listQueued(label) {
-      const out: QueueIssue[] = [];
-      for (let page = 1; page < 100; page++) {
-        const data = await conditional(`issues:${label}:${page}`, (headers) => octokit.rest.issues.listForRepo({ owner, repo, labels: label, state: "open", per_page: 100, page, sort: "created", direction: "asc", headers }));
-        for (const i of data) {
-          if (i.pull_request !== undefined) continue;
-          out.push({
-            number: i.number,
-            title: i.title,
-            labels: i.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter((l) => l !== ""),
-            createdAt: Date.parse(i.created_at),
-            updatedAt: Date.parse(i.updated_at),
-            comments: i.comments,
-          });
+      const byNumber = new Map<number, QueueIssue>();
+      const pass = async (direction: "asc" | "desc"): Promise<number> => {
+        let pages = 0;
+        for (let page = 1; page < 100; page++) {
+          pages++;
+          const data = await conditional(`issues:${label}:${direction}:${page}`, (headers) => octokit.rest.issues.listForRepo({ owner, repo, labels: label, state: "open", per_page: 100, page, sort: "created", direction, headers }));
+          for (const i of data) if (i.pull_request === undefined && !byNumber.has(i.number)) byNumber.set(i.number, queueIssueOf(i));
+          if (data.length < 100) break;
         }
-        if (data.length < 100) break;
-      }
-      return out;
+        return pages;
+      };
+      // Pages are offsets: an issue leaving the queue while they are read shifts the next page, and
+      // an issue at its edge is never seen. Over several pages, a second pass the other way round
+      // sees what the first one skipped.
+      if ((await pass("asc")) > 1) await pass("desc");
+      return [...byNumber.values()].sort((a, b) => a.createdAt - b.createdAt || a.number - b.number);
     },
 
     async snapshot(issue, inFlight = false) {
@@ -155,9 +166,14 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       }
     },
 
-    async closedAsCompleted(issue) {
-      const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue });
-      return data.state === "closed" && data.state_reason === "completed";
+    async issueNow(issue) {
+      try {
+        const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue });
+        return { ...queueIssueOf(data), open: data.state === "open", completed: data.state === "closed" && data.state_reason === "completed" };
+      } catch (err) {
+        if (statusOf(err) === 404 || statusOf(err) === 410) return undefined;
+        throw err;
+      }
     },
 
     async isOpen(issue) {

@@ -17,7 +17,7 @@ export interface QueueView {
  */
 export async function readyCandidates(input: {
   readonly issues: readonly QueueIssue[];
-  readonly github: Pick<SchedulerReads, "snapshot" | "closedAsCompleted">;
+  readonly github: Pick<SchedulerReads, "snapshot">;
   readonly store: Pick<GitHubClaimStore, "bind">;
   readonly config: BosunConfig;
   /** Issues whose claim is live, with their brief ids. */

@@ -156,11 +156,12 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   for (const { ref, record } of claims) {
     const n = issueOfRef(ref, prefix);
     if (n === undefined) continue;
-    const issue = byNumber.get(n);
+    let issue = byNumber.get(n);
     if (record.state === "settled") {
       // Queued again with neither `bosun:claimed` (a landing whose labels did not follow keeps it)
       // nor an outcome label: a writer approved it again after the outcome. It may run again.
-      if (issue !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => issue.labels.includes(l))) {
+      const queuedNow = issue;
+      if (queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l))) {
         requeued.add(record.key);
         continue;
       }
@@ -183,9 +184,16 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
     }
     let stop: Stop | undefined;
     if (issue === undefined) {
-      // It left the queue while in flight: closed as completed (a merged PR closing it) is done.
-      stop = (await github.closedAsCompleted(n)) ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" };
-    } else {
+      // Not in the listing: read it. Still open and queued, the listing missed it (pages shift while
+      // they are read): it is in flight like any other. Otherwise it left the queue while in flight:
+      // closed as completed (a merged PR closing it) is done; anything else is refused.
+      const current = await github.issueNow(n);
+      if (current?.open === true && current.labels.includes(labels.queued)) {
+        issue = current;
+        byNumber.set(n, current);
+      } else stop = current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" };
+    }
+    if (issue !== undefined) {
       runs ??= await github.listRuns(enoughRuns);
       const run = runOf(runs, n, record.epoch, github.knownRunId(n, record.epoch));
       if (run?.status === "completed") stop = stopFromRun(run.conclusion, run.url);

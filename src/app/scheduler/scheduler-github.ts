@@ -37,8 +37,8 @@ export interface SchedulerReads {
   snapshot(issue: QueueIssue, inFlight?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
   /** Reads ahead, in few requests, the snapshots of queued issues this process does not know yet. */
   prefetchSnapshots(issues: readonly QueueIssue[], label: string): Promise<void>;
-  /** Whether an issue that left the queue was closed as completed. */
-  closedAsCompleted(issue: number): Promise<boolean>;
+  /** An issue as it is now (read fresh), whether it is open, and whether it was closed as completed; undefined when gone. */
+  issueNow(issue: number): Promise<(QueueIssue & { open: boolean; completed: boolean }) | undefined>;
   /** Whether an issue is open (a `#n` blocker outside the queue). */
   isOpen(issue: number): Promise<boolean>;
   /**
