@@ -78,7 +78,7 @@ try {
     return async (): Promise<TickReport> => {
       const { config, problems } = await loader.load(appOctokit, repo);
       const report = await scheduler.tick(config);
-      await dashboard(appOctokit, repo, schedulerDashboardState({ repo: REPO, now: now(), config, problems, report, recentLands: scheduler.recentLands, shadow: scheduler.shadow, events: scheduler.recentEvents }));
+      await dashboard(appOctokit, repo, schedulerDashboardState({ repo: REPO, now: now(), config, problems, report, recentLands: scheduler.recentLands, shadow: scheduler.shadow, denials: scheduler.denials, events: scheduler.recentEvents }));
       return report;
     };
   });

@@ -77,7 +77,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     snapshots,
     // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
-      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, events: repoScheduler.recentEvents });
+      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents });
       await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
     },
   });

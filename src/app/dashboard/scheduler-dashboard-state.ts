@@ -24,6 +24,8 @@ export function schedulerDashboardState(input: {
   report: TickReport;
   recentLands: readonly RecentLand[];
   shadow: { ticks: number; differing: number };
+  /** Claim denials by reason, counted by the scheduler's guard. */
+  denials?: ReadonlyMap<string, number>;
   /** The journal events this process saw for the repository. */
   events?: readonly JournalEvent[];
 }): DashboardState {
@@ -45,6 +47,7 @@ export function schedulerDashboardState(input: {
     invalid: labelled(config.labels.invalidBrief).map((s) => ({ issue: s.issue, title: s.title, problems: ["see the Bosun comment on the issue"] })),
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
+    ...(input.denials === undefined || input.denials.size === 0 ? {} : { denials: Object.fromEntries(input.denials) }),
     ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events) }),
   };
 }

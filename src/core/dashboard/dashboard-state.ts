@@ -15,6 +15,8 @@ export interface DashboardState {
   readonly invalid: readonly { issue: number; title: string; problems: readonly string[] }[];
   readonly recentLands: readonly { issue: number; title: string; ok: boolean; summary: string; at: number }[];
   readonly shadow?: { policy: string; ticks: number; differing: number };
+  /** Claims denied since the process started, by reason (similar, evidence, held, not-ready): how often the guard says no. */
+  readonly denials?: Readonly<Record<string, number>>;
   /** Fleet metrics (stop mix, gate rejections, cost per accepted task) as `bosun stats` prints them, and what they cover. */
   readonly metrics?: { scope: string; text: string };
 }

@@ -50,6 +50,11 @@ export function renderDashboard(state: DashboardState): string {
     const share = ticks === 0 ? "no ticks yet" : `differed on ${differing} of ${ticks} ticks (${((differing / ticks) * 100).toFixed(1)}%)`;
     out.push("## Shadow policy", "", `\`${escape(policy)}\` ${share}.`, "");
   }
+  if (state.denials !== undefined && Object.keys(state.denials).length > 0) {
+    // A high `similar` or `evidence` count is the guard's false-denial rate to look into.
+    const counts = Object.entries(state.denials).sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => `${escape(reason)} ${n}`);
+    out.push("## Claims denied", "", `Since this process started: ${counts.join(", ")}. Each denial is journalled as \`DENY\` with its reason and detail.`, "");
+  }
   if (state.metrics !== undefined) {
     out.push("## Fleet metrics", "", state.metrics.scope, "", "```text", state.metrics.text.replace(/```/g, "ˋˋˋ"), "```", "");
   }

@@ -56,4 +56,12 @@ describe("renderDashboard", () => {
   test("the same state renders the same body whatever the time, so unchanged dashboards are not rewritten", () => {
     expect(renderDashboard({ ...base, generatedAt: T + 60_000 })).toBe(renderDashboard(base));
   });
+
+  test("shows claim denials by reason, so the guard's false-denial rate can be watched", () => {
+    const body = renderDashboard({ ...base, denials: { similar: 3, evidence: 1, "not-ready": 2 } });
+    expect(body).toContain("## Claims denied");
+    expect(body).toContain("evidence 1, not-ready 2, similar 3");
+    expect(renderDashboard(base)).not.toContain("Claims denied");
+  });
 });
+
