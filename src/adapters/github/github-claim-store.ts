@@ -312,7 +312,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const refs = await this.currentRefs();
     // Many commits never read (a new process, an Action run): one query per 100 refs reads their
     // messages instead of one request each.
-    const unknown = refs.filter(({ sha }) => !this.commits.has(sha)).length;
+    // (Counted by commit: one batch commit is the head of every ref it moved.)
+    const unknown = new Set(refs.filter(({ sha }) => !this.commits.has(sha)).map(({ sha }) => sha)).size;
     if (unknown > PREFETCH_FROM) {
       // Only a shortcut: if it fails, each commit is read on its own below.
       const read = await this.options.refs.listRefsWithMessages(this.prefix).catch(() => []);

@@ -302,14 +302,18 @@ describe("reconcile tick on the fake GitHub", () => {
   });
 
   it("a fresh process (an Action run) reads claims and snapshots in a few queries, not one request each", async () => {
-    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const items = await Promise.all(Array.from({ length: 8 }, (_, i) => f!.queue(`item-${i}`)));
-    await reconcileTick(f.replica("a"));
-    for (const n of items) for (const r of f.runsOf(n)) f.fake.completeWorkflowRun(REPO, r.id, "success");
-    await reconcileTick(f.replica("b"));
+    // Four ticks by other processes, one landing and one grant each: the claim refs now point at
+    // four batch commits the fresh process never read, and six queued snapshots are new to it.
+    for (const holder of ["a", "b", "a2", "b2"]) {
+      await reconcileTick(f.replica(holder));
+      for (const n of items) for (const r of f.runsOf(n)) if (r.status !== "completed") f.fake.completeWorkflowRun(REPO, r.id, "success");
+    }
     f.fake.accounting.reset();
     const cold = await reconcileTick(f.replica("c"));
-    expect(cold.inFlight).toHaveLength(3);
+    expect(cold.landed).toHaveLength(1);
+    expect(cold.dispatched).toHaveLength(1);
     const count = (route: string) => f!.fake.accounting.log.filter((e) => e.route === route).length;
     expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
     expect(count("GET /repos/{owner}/{repo}/issues/{issue_number}/comments")).toBe(0);
