@@ -5,27 +5,10 @@ import type { Octokit } from "@octokit/rest";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { createFakeGitHub, type FakeGitHub } from "./create-fake-github.js";
 import { createTestOctokit } from "./test-octokit.js";
+import { graphqlFailure } from "./graphql-failure.js";
 
 const repo = { owner: "acme", repo: "app" };
 const PIN_ISSUE = "mutation($input: PinIssueInput!) { pinIssue(input: $input) { issue { id } clientMutationId } }";
-
-/** What `GraphqlResponseError` carries (the class lives in a transitive dependency, so it is read by shape). */
-interface GraphqlFailure {
-  name: string;
-  data?: unknown;
-  errors: Array<{ type?: string; path?: string[]; locations?: Array<{ line: number; column: number }>; message: string }>;
-}
-
-async function graphqlFailure(pending: Promise<unknown>): Promise<GraphqlFailure> {
-  const error = await pending.then(
-    () => {
-      throw new Error("expected a GraphQL error, got data");
-    },
-    (e: unknown) => e,
-  );
-  expect((error as { name?: unknown }).name).toBe("GraphqlResponseError");
-  return error as GraphqlFailure;
-}
 
 describe("POST /graphql: pinIssue", () => {
   let fake: FakeGitHub;

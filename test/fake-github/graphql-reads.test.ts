@@ -4,24 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { ManualClock } from "./clock.js";
 import { createFakeGitHub, type FakeGitHub } from "./create-fake-github.js";
 import { createTestOctokit } from "./test-octokit.js";
-
-/** What `GraphqlResponseError` carries (the class lives in a transitive dependency, so it is read by shape). */
-interface GraphqlFailure {
-  name: string;
-  data?: unknown;
-  errors: Array<{ type?: string; path?: Array<string | number>; locations?: Array<{ line: number; column: number }>; message: string }>;
-}
-
-async function graphqlFailure(pending: Promise<unknown>): Promise<GraphqlFailure> {
-  const error = await pending.then(
-    () => {
-      throw new Error("expected a GraphQL error, got data");
-    },
-    (e: unknown) => e,
-  );
-  expect((error as { name?: unknown }).name).toBe("GraphqlResponseError");
-  return error as GraphqlFailure;
-}
+import { graphqlFailure } from "./graphql-failure.js";
 
 interface PageInfo {
   hasNextPage: boolean;

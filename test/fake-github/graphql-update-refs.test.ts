@@ -7,6 +7,7 @@ import { NULL_OID } from "./apply-ref-updates.js";
 import { createFakeGitHub, type FakeGitHub } from "./create-fake-github.js";
 import { EMPTY_TREE } from "./git-objects.js";
 import { createTestOctokit } from "./test-octokit.js";
+import { graphqlFailure, type GraphqlFailure } from "./graphql-failure.js";
 
 const repo = { owner: "acme", repo: "app" };
 const UPDATE_REFS = "mutation($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }";
@@ -17,24 +18,6 @@ interface RefUpdateInput {
   beforeOid?: string | null;
   afterOid: string;
   force?: boolean;
-}
-
-/** What `GraphqlResponseError` carries (the class lives in a transitive dependency, so it is read by shape). */
-interface GraphqlFailure {
-  name: string;
-  data?: unknown;
-  errors: Array<{ type?: string; path?: string[]; locations?: Array<{ line: number; column: number }>; message: string }>;
-}
-
-async function graphqlFailure(pending: Promise<unknown>): Promise<GraphqlFailure> {
-  const error = await pending.then(
-    () => {
-      throw new Error("expected a GraphQL error, got data");
-    },
-    (e: unknown) => e,
-  );
-  expect((error as { name?: unknown }).name).toBe("GraphqlResponseError");
-  return error as GraphqlFailure;
 }
 
 describe("POST /graphql: updateRefs and repository { id }", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
 import { runChaos, CHAOS_DEFAULTS } from "./chaos-simulation.js";
-import { schedulerFixture } from "./scheduler-fixture.js";
+import { schedulerFixture, stallAfterListing } from "./scheduler-fixture.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
 let f: Fixture | undefined;
@@ -49,29 +49,13 @@ describe("regressions: scheduler bugs found by the chaos run", () => {
     const items = [await f.queue("x"), await f.queue("y")];
     // Two webhooks handled at once by one replica (Probot does not serialise deliveries). Made
     // deterministic: the second tick has listed the claims (none yet) when the first one runs whole.
-    let listed!: () => void;
-    let resume!: () => void;
-    const hasListed = new Promise<void>((r) => (listed = r));
-    const gate = new Promise<void>((r) => (resume = r));
-    const store = new Proxy(a.store, {
-      get(target, prop) {
-        if (prop === "listClaims")
-          return async () => {
-            const claims = await target.listClaims();
-            listed();
-            await gate;
-            return claims;
-          };
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const second = reconcileTick({ ...a, store });
-    await hasListed;
+    const stall = stallAfterListing(a.store);
+    const second = reconcileTick({ ...a, store: stall.store });
+    await stall.listed;
     // Unguarded, the first tick finishes in a few ms; serialised behind the second it cannot start.
     const first = reconcileTick(a);
     await Promise.race([first, new Promise((r) => setTimeout(r, 500))]);
-    resume();
+    stall.resume();
     await Promise.all([first, second]);
     const runs = items.flatMap((n) => f!.runsOf(n).map((r) => `#${n} epoch ${r.epoch}`));
     expect(runs).toEqual([...new Set(runs)]);

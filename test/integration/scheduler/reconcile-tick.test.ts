@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
-import { REPO, schedulerFixture } from "./scheduler-fixture.js";
+import { REPO, schedulerFixture, stallAfterListing } from "./scheduler-fixture.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { octokitSchedulerGitHub } from "../../../src/app/scheduler/octokit-scheduler-github.js";
 
@@ -207,32 +207,14 @@ describe("reconcile tick on the fake GitHub", () => {
     const x = await f.queue("x", "priority: 2");
     const a = f.replica("a");
     // A lists the queue ([x]) and the claims (none), then stalls before it writes.
-    let listed!: () => void;
-    let resume!: () => void;
-    const hasListed = new Promise<void>((r) => (listed = r));
-    const gate = new Promise<void>((r) => (resume = r));
-    let stalled = false;
-    const store = new Proxy(a.store, {
-      get(target, prop) {
-        if (prop === "listClaims" && !stalled)
-          return async () => {
-            stalled = true;
-            const claims = await target.listClaims();
-            listed();
-            await gate;
-            return claims;
-          };
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const slow = reconcileTick({ ...a, store });
-    await hasListed;
+    const stall = stallAfterListing(a.store);
+    const slow = reconcileTick({ ...a, store: stall.store });
+    await stall.listed;
     // Meanwhile a P0 item is queued and replica B, seeing it, grants it: the pool of one is full.
     const w = await f.queue("w", "priority: 0");
     expect((await reconcileTick(f.replica("b"))).dispatched).toEqual([w]);
     // A's view has x alone and nothing in flight; its grant must not land beside B's.
-    resume();
+    stall.resume();
     const late = await slow;
     expect(late.dispatched).toEqual([]);
     expect(f.runsOf(x)).toEqual([]);

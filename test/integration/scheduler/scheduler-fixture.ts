@@ -56,3 +56,30 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
 
   return { fake, config, clock, octokit, queue, replica, runsOf, labelsOf };
 }
+
+/**
+ * The store of a tick made to stall right after its first claim listing, until `resume()`: how a
+ * test puts another tick between one tick's read and its write, deterministically.
+ */
+export function stallAfterListing(store: GitHubClaimStore): { store: GitHubClaimStore; listed: Promise<void>; resume: () => void } {
+  let listed!: () => void;
+  let resume!: () => void;
+  const hasListed = new Promise<void>((r) => (listed = r));
+  const gate = new Promise<void>((r) => (resume = r));
+  let stalled = false;
+  const stalling = new Proxy(store, {
+    get(target, prop) {
+      if (prop === "listClaims" && !stalled)
+        return async () => {
+          stalled = true;
+          const claims = await target.listClaims();
+          listed();
+          await gate;
+          return claims;
+        };
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store: stalling, listed: hasListed, resume };
+}
