@@ -10,11 +10,12 @@ import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
 import type { Landing } from "./land-item.js";
-import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
+import { stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
-import { dispatchItem } from "./dispatch-item.js";
+import { applyTickEffects } from "./apply-tick-effects.js";
+import { runOf, stillRunning } from "./run-of.js";
 import { readyCandidates } from "./ready-candidates.js";
-import { afterLanding, landItem, landingOf } from "./land-item.js";
+import { landingOf } from "./land-item.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
 export interface TickDeps {
@@ -282,72 +283,10 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const written = await store.commitBatch(batch);
   if (!written.ok) return new Lost(written.conflict, written.detail);
 
-  // From here the claims are written: every effect is attempted even if another fails, so that one
-  // bad label write never keeps a granted item from its worker. The refs are the truth; the next
-  // tick repairs a mirror that did not follow.
-  const failures: string[] = [];
-  const attempt = async (what: string, effect: () => Promise<void>): Promise<void> => {
-    try {
-      await effect();
-    } catch (err) {
-      failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  const reclaimed: number[] = [];
-  for (const r of reclaims) {
-    reclaimed.push(r.n);
-    emit({ event: "RECLAIM", item: String(r.n), from: r.holder, epoch: r.epoch });
-    // Only the mirror is left to fix: granted again in this batch, it is relabelled below.
-    if (!granting.some((g) => g.c.issue.number === r.n)) await attempt(`#${r.n} reclaim label`, () => github.removeLabel(r.n, labels.claimed));
-  }
-  const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
-  for (const l of lands) {
-    await attempt(`#${l.n} landing labels and comment`, () => afterLanding(deps, l.n, l.issue, l.token, l.landing));
-    landed.push({ issue: l.n, disposition: l.landing.disposition, summary: l.landing.summary });
-  }
-  const dispatched: number[] = [];
-  for (const { c, pool, poolName } of granting) {
-    const token = written.granted.get(c.brief.claim_key);
-    if (token === undefined) continue;
-    try {
-      await dispatchItem(deps, c, token, pool.dispatch, pool.tier);
-    } catch (err) {
-      // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
-      // rather than hold an item no worker has.
-      const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
-      await attempt(`#${c.issue.number} release after a failed dispatch`, async () => {
-        const result = await landItem(deps, c.issue.number, c.issue, token, { kind: "failed", failure: "retry", reason });
-        if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
-      });
-      continue;
-    }
-    dispatched.push(c.issue.number);
-    inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt });
-  }
-  if (failures.length > 0) throw new Error(`the tick wrote its claims and dispatched, but ${failures.length} mirror write(s) failed (the next tick repairs them): ${failures.join("; ")}`);
+  const { reclaimed, landed, dispatched } = await applyTickEffects(deps, written.granted, { reclaims, lands, granting }, inFlight);
 
   const readyLeft = ready.length - dispatched.length;
   const idle = readyLeft === 0 && inFlight.length === 0;
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
   return { busy: false, idle, dispatched, landed, reclaimed, inFlight, queue, skipped };
-}
-
-/**
- * Whether an in-flight item shows signs of life worth a lease renewal: its workflow run for this
- * epoch has not finished, or a pull request for it is open. A claim whose dispatch never started
- * anything is left to expire, so the item runs again instead of being held forever.
- */
-function stillRunning(run: WorkflowRunView | undefined, n: number, pulls: ReadonlyMap<number, readonly PullLink[]>): boolean {
-  if (run !== undefined) return run.status !== "completed";
-  return (pulls.get(n) ?? []).some((p) => p.state === "open");
-}
-
-/**
- * The run of an item's epoch: by the id its dispatch answered when this process dispatched it,
- * else by the run name the dispatch workflow sets from its inputs (`bosun #<n> epoch <e>`), which
- * names exactly one dispatch. Never by time or order.
- */
-function runOf(runs: readonly WorkflowRunView[], n: number, epoch: number, knownId: number | undefined): WorkflowRunView | undefined {
-  if (knownId !== undefined) return runs.find((r) => r.id === knownId);
-  return runs.find((r) => r.displayTitle === runTitle(String(n), epoch));
 }
