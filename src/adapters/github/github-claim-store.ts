@@ -153,22 +153,22 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   /** Plans a release (landing); fenced by the token's epoch like `release`. */
-  async planRelease(batch: ClaimBatch, token: ClaimToken, mode: ReleaseMode): Promise<FencedResult> {
-    const ref = this.refOf(token.key);
-    const { from, record } = await this.planned(batch, ref);
-    const fenced = fence(record, token, batch.now);
-    if (!fenced.ok) return fenced;
-    batch.writes.set(ref, { from, record: released(record as ClaimRecord, mode, batch.now), grant: false });
-    return { ok: true };
+  planRelease(batch: ClaimBatch, token: ClaimToken, mode: ReleaseMode): Promise<FencedResult> {
+    return this.planFenced(batch, token, (record) => released(record, mode, batch.now));
   }
 
   /** Plans a lease renewal. */
-  async planRenew(batch: ClaimBatch, token: ClaimToken, leaseMs: number): Promise<FencedResult> {
+  planRenew(batch: ClaimBatch, token: ClaimToken, leaseMs: number): Promise<FencedResult> {
+    return this.planFenced(batch, token, (record) => ({ ...record, leaseUntil: batch.now + leaseMs, at: batch.now }));
+  }
+
+  /** Plans the next record of a claim the token still holds (its epoch, its holder, a live lease). */
+  private async planFenced(batch: ClaimBatch, token: ClaimToken, next: (record: ClaimRecord) => ClaimRecord): Promise<FencedResult> {
     const ref = this.refOf(token.key);
     const { from, record } = await this.planned(batch, ref);
     const fenced = fence(record, token, batch.now);
     if (!fenced.ok) return fenced;
-    batch.writes.set(ref, { from, record: { ...(record as ClaimRecord), leaseUntil: batch.now + leaseMs, at: batch.now }, grant: false });
+    batch.writes.set(ref, { from, record: next(record as ClaimRecord), grant: false });
     return { ok: true };
   }
 
