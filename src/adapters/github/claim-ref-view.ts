@@ -25,13 +25,23 @@ export class ClaimRefView {
 
   /**
    * The claim refs. `maxAgeMs`: a listing that recent will do (with this process's writes since
-   * applied to it); otherwise a conditional listing, whose 304 means "as last listed".
+   * applied to it); otherwise a conditional listing, whose 304 means "as last listed", tried up
+   * to `attempts` times.
    */
-  async list(maxAgeMs = 0): Promise<ReadonlyArray<{ ref: string; sha: string }>> {
+  async list(maxAgeMs = 0, attempts = 1): Promise<ReadonlyArray<{ ref: string; sha: string }>> {
     if (maxAgeMs > 0 && Date.now() - this.listedAt <= maxAgeMs) {
       return [...this.heads].filter((e): e is [string, string] => e[1] !== null && e[0].startsWith(this.prefix)).map(([ref, sha]) => ({ ref, sha }));
     }
-    this.lastListed = (await this.refs.listRefs(this.prefix)) ?? this.lastListed;
+    let listed: ReadonlyArray<{ ref: string; sha: string }> | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        listed = await this.refs.listRefs(this.prefix);
+        break;
+      } catch (err) {
+        if (attempt >= attempts) throw err;
+      }
+    }
+    this.lastListed = listed ?? this.lastListed;
     this.listedAt = Date.now();
     // The listing is the truth: our own writes it does not show did not land.
     for (const key of this.heads.keys()) if (key.startsWith(this.prefix)) this.heads.set(key, null);

@@ -210,7 +210,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const outcome = await this.options.refs.updateRefs([...updates.map((u) => ({ ...u, to: sha })), ...deletes]);
     let applied = outcome === "applied";
     if (!applied) {
-      await this.view.list();
+      // A failed read here would fail the tick with its grants perhaps written and not dispatched
+      // (held until their leases end): the listing is tried a few times.
+      await this.view.list(0, READ_BACK_ATTEMPTS);
       applied = updates.some((u) => this.view.head(u.ref) === sha);
     }
     if (!applied) {
@@ -261,10 +263,10 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
 
 
   /** Every claim ref and its record, as of now (for reconcile). */
-  async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecordView }>> {
+  async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecord }>> {
     const refs = await this.view.list();
     await this.view.readAhead(refs);
-    const out: Array<{ ref: string; sha: string; record: ClaimRecordView }> = [];
+    const out: Array<{ ref: string; sha: string; record: ClaimRecord }> = [];
     for (const { ref, sha } of refs) {
       const record = await this.view.recordAt(sha, ref);
       if (record === undefined) continue;
@@ -288,7 +290,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 }
 
-export type ClaimRecordView = ClaimRecord;
+/** Reads of the claim listing after a batch whose outcome is unknown, before the tick gives up. */
+const READ_BACK_ATTEMPTS = 3;
 
 /** How old a listing of claim refs may be for reclaim and the similarity guard (one tick's span). */
 const REUSE_LISTING_MS = 5_000;

@@ -9,7 +9,7 @@
 import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { RepoState } from "../../fake-github/state.js";
 import { parseClaimCommit, previousOf, recordFor } from "../../../src/adapters/github/claim-record.js";
-import type { ClaimRecordView } from "../../../src/adapters/github/github-claim-store.js";
+import type { ClaimRecord } from "../../../src/adapters/github/claim-record.js";
 
 /** Requests that can move a claim ref: the REST ref writes, and GraphQL (a batch's `updateRefs`). */
 const REF_WRITE = /^((POST|PATCH) \/repos\/\{owner\}\/\{repo\}\/git\/refs|POST \/graphql$)/;
@@ -112,15 +112,15 @@ export class ChaosObserver {
   }
 
   /** The item's claim record now, read straight from the fake's ref and commit. */
-  claimNow(item: number): ClaimRecordView | undefined {
+  claimNow(item: number): ClaimRecord | undefined {
     const ref = `${this.prefix}${item}`;
     const sha = this.repo.refs.get(ref);
     return sha === undefined ? undefined : recordFor(parseClaimCommit(this.repo.commits.get(sha)?.message ?? ""), ref);
   }
 
   /** The item's claim chain, oldest first: every commit its ref pointed at, with when it became the head. */
-  chain(item: number): Array<{ record: ClaimRecordView; since: Moment | undefined }> {
-    const out: Array<{ record: ClaimRecordView; since: Moment | undefined }> = [];
+  chain(item: number): Array<{ record: ClaimRecord; since: Moment | undefined }> {
+    const out: Array<{ record: ClaimRecord; since: Moment | undefined }> = [];
     const ref = `${this.prefix}${item}`;
     // A long-settled item's ref may have been deleted since: its last head seen still has its chain.
     let sha = this.repo.refs.get(ref) ?? this.lastHead.get(ref);

@@ -267,6 +267,4 @@ describe("reconcile tick on the fake GitHub", () => {
     off();
     expect((await reconcileTick(f.replica("a"))).dispatched).toEqual([n]);
   });
-
 });
-

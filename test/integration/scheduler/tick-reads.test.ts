@@ -1,9 +1,12 @@
-/** How the tick reads GitHub: runs past the first page, a listing that skipped an issue, a fresh process's few queries. */
+/** How the tick reads GitHub: runs past the first page, a listing that skipped an issue, a fresh process's few queries, the read-back after a batch of unknown outcome. */
 import { afterEach, describe, expect, it } from "vitest";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
 import { octokitSchedulerGitHub } from "../../../src/app/scheduler/octokit-scheduler-github.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { REPO, schedulerFixture } from "./scheduler-fixture.js";
+import { octokitClaimRefs, type ClaimRefsApi } from "../../../src/adapters/github/claim-refs-api.js";
+import { GitHubClaimStore } from "../../../src/adapters/github/github-claim-store.js";
+import { GuardedClaimStore } from "../../../src/core/claims/guarded-claim-store.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
 let f: Fixture | undefined;
@@ -77,5 +80,35 @@ describe("the tick's reads on the fake GitHub", () => {
     const github = octokitSchedulerGitHub(client, { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main" });
     const listed = new Set((await github.listQueued("bosun:queued")).map((i) => i.number));
     for (const n of numbers.slice(3)) expect(listed.has(n)).toBe(true);
+  });
+
+  it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {
+    f = await schedulerFixture();
+    const n = await f.queue("behind-an-error");
+    const a = f.replica("a");
+    // The batch lands but its answer is lost; the first listing after it fails (a 503 would).
+    const real = octokitClaimRefs(createTestOctokit(f.fake.url, "t-bot"), "acme", "app");
+    let wrote = false;
+    let failedOnce = false;
+    const refs: ClaimRefsApi = {
+      ...real,
+      updateRefs: async (updates) => {
+        await real.updateRefs(updates);
+        wrote = true;
+        return { unknown: "502 Bad Gateway" };
+      },
+      listRefs: async (prefix) => {
+        if (wrote && !failedOnce) {
+          failedOnce = true;
+          throw new Error("503 Service Unavailable");
+        }
+        return real.listRefs(prefix);
+      },
+    };
+    const store = new GitHubClaimStore({ refs, prefix: f.config.claims.ref_prefix });
+    const t = await reconcileTick({ ...a, store, claims: new GuardedClaimStore(store, store) });
+    expect(failedOnce).toBe(true);
+    expect(t.dispatched).toEqual([n]);
+    expect(f.runsOf(n)).toMatchObject([{ epoch: 1 }]);
   });
 });
