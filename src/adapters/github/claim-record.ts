@@ -11,6 +11,10 @@ export interface ClaimRecord {
   readonly outcome?: SettledOutcome;
   /** When the commit was written (the writer's clock), ms. */
   readonly at: number;
+  /** The pool the grant counted against, recorded when granted: relabelling an issue does not move it. */
+  readonly pool?: string;
+  /** The snapshot hash of the brief this grant dispatched: the gate holds the pull request to it. */
+  readonly briefHash?: string;
 }
 
 /** A claim commit read back: one record (a single-item write) or one per ref (a batch). */
