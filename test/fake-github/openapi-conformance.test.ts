@@ -46,6 +46,7 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.issues.setLabels({ ...repo, issue_number: issue.number, labels: ["P1", "bosun:queued"] });
     await o.issues.removeLabel({ ...repo, issue_number: issue.number, name: "P1" });
     await o.issues.listLabelsOnIssue({ ...repo, issue_number: issue.number });
+    await o.issues.listEvents({ ...repo, issue_number: issue.number });
     await o.issues.createLabel({ ...repo, name: "pool/default", color: "123456", description: "pool" });
     await o.issues.getLabel({ ...repo, name: "pool/default" });
     await o.issues.listLabelsForRepo(repo);

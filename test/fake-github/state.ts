@@ -62,6 +62,16 @@ export interface CommentRecord {
   updatedAt: number;
 }
 
+/** An entry of an issue's event list (`GET …/issues/{n}/events`): who labelled or unlabelled it, when. */
+export interface IssueEventRecord {
+  id: number;
+  issueNumber: number;
+  event: "labeled" | "unlabeled";
+  actor: string;
+  label: { name: string; color: string };
+  createdAt: number;
+}
+
 export interface CommitRecord {
   sha: string;
   tree: string;
@@ -200,6 +210,8 @@ export interface RepoState {
   issues: Map<number, IssueRecord>;
   labels: Map<string, LabelRecord>;
   comments: Map<number, CommentRecord>;
+  /** Label events on issues and pull requests, oldest first (written by the label routes over HTTP). */
+  issueEvents: IssueEventRecord[];
   /** Full ref name (`refs/heads/main`, `refs/bosun/claims/42`) → commit sha. */
   refs: Map<string, string>;
   commits: Map<string, CommitRecord>;
