@@ -1,8 +1,14 @@
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { tokenInput } from "../action-inputs.js";
+import { failOnInputError } from "../fail-on-input-error.js";
+import { canonicalGateIo, readGateInputs } from "../gate-inputs.js";
 import { runGateAction } from "../gate/run-gate-action.js";
+import type { CheckRunWriter } from "../gate/gate-github.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";
+import { acceptanceEnv } from "../../adapters/local/acceptance-env.js";
 import { runAcceptance } from "../../adapters/local/run-acceptance.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
+import { redactValues } from "../../core/redact/redact-secrets.js";
 
 /** Test seam: the fetch the reviewer's HTTP providers use. */
 export interface GateModeDeps {
@@ -13,16 +19,33 @@ export interface GateModeDeps {
 export function createGateMode(deps: GateModeDeps = {}): ActionMode {
   return {
     async run(io: ActionIo) {
-      const token = io.input("github-token").trim() || io.input("token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
+      const inputs = failOnInputError(io, "gate", () => readGateInputs(io));
+      if (inputs === undefined) return;
+      const token = tokenInput(io);
       if (token === "") {
         io.setFailed("bosun gate: no token: set input 'github-token' to read the pull request and post the check run");
         return;
       }
       const apiKey = io.input("reviewer-api-key");
       for (const secret of [token, apiKey]) if (secret !== "") io.setSecret(secret);
+      const secrets = [token, apiKey, ...secretValues(io.env)].filter((s) => s.length >= 4);
       const github = createOctokitGateGitHub({ token, ...io.event.repo, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
-      await runGateAction(io, { github, runAcceptance, fetch: deps.fetch ?? globalThis.fetch, secrets: [token, apiKey, ...secretValues(io.env)].filter((s) => s.length >= 4) });
+      await runGateAction(canonicalGateIo(io, inputs), {
+        github: { ...github, ...redactingWriter(github, secrets) },
+        // The command sees the allowlisted environment only, whatever the caller computed.
+        runAcceptance: (options) => runAcceptance({ ...options, env: acceptanceEnv(io.env, inputs.passEnv), secrets }),
+        fetch: deps.fetch ?? globalThis.fetch,
+        secrets,
+      });
     },
+  };
+}
+
+/** The check-run writer with every string masked before it is serialized into a request. */
+function redactingWriter(writer: CheckRunWriter, secrets: readonly string[]): CheckRunWriter {
+  return {
+    createCheckRun: (input) => writer.createCheckRun(redactValues(input, secrets)),
+    addAnnotations: (id, input) => writer.addAnnotations(id, redactValues(input, secrets)),
   };
 }
 
