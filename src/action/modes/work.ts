@@ -1,10 +1,13 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { allowlistedEnv, BASE_ENV_NAMES } from "../../adapters/local/allowlisted-env.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { describeStop } from "../../core/stop/stop.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { integerInput, passEnvInput, tokenInput } from "../action-inputs.js";
 import { actionScheduler } from "../action-scheduler.js";
+import { failOnInputError } from "../fail-on-input-error.js";
 
 /**
  * `work` mode: runs inside the workflow a `workflow` dispatch started. It acts only while its
@@ -14,9 +17,10 @@ import { actionScheduler } from "../action-scheduler.js";
  */
 const work: ActionMode = {
   async run(io: ActionIo) {
-    const token = io.input("github-token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
-    const item = Number(io.input("item"));
-    const epoch = Number(io.input("epoch"));
+    const parsed = failOnInputError(io, "work", () => ({ item: integerInput(io, "item", { fallback: 0, min: 1 }), epoch: integerInput(io, "epoch", { fallback: 0, min: 1 }), passEnv: passEnvInput(io) }));
+    if (parsed === undefined) return;
+    const { item, epoch, passEnv } = parsed;
+    const token = tokenInput(io);
     const briefHash = io.input("brief-hash").trim();
     const command = io.input("agent-command").trim();
     const missing = [token === "" && "github-token", !(item > 0) && "item", !(epoch > 0) && "epoch", briefHash === "" && "brief-hash", command === "" && "agent-command"].filter(Boolean);
@@ -47,8 +51,10 @@ const work: ActionMode = {
       command,
       stateDir: join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun"),
       cwd: workdir,
-      // The agent gets the step budgets it can honour; the wall clock is enforced here.
-      env: { ...io.env, BOSUN_MAX_STEPS: String(found.snapshot.brief.budget.steps), BOSUN_MAX_TOKENS: String(found.snapshot.brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(found.snapshot.brief.budget.tool_errors) },
+      // The agent gets an allowlisted environment (never the runner's token or the Actions runtime's
+      // credentials: it would act as this workflow) plus the step budgets it can honour; the wall
+      // clock is enforced here.
+      env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...passEnv]), BOSUN_MAX_STEPS: String(found.snapshot.brief.budget.steps), BOSUN_MAX_TOKENS: String(found.snapshot.brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(found.snapshot.brief.budget.tool_errors) },
       secrets: [token, ...secretValues(io.env)],
     });
     const result = await dispatch(found.token, found.snapshot.brief, found.snapshot.brief.tier, new AbortController().signal);
