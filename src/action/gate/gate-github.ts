@@ -13,15 +13,33 @@ export interface PullFacts {
   readonly changedFiles: number;
 }
 
-/** A comment as the brief lookup needs it: who wrote it (login and account type) and what it says. */
+/** A comment as the brief lookup needs it: who wrote it, what it says, and whether it was edited since. */
 export interface IssueComment {
   readonly id: number;
   readonly author: string;
   readonly body: string;
+  /** ISO times as the API gives them; `updatedAt` later than `createdAt` means someone edited it. */
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What a claim ref says of an item, as far as the gate and separation need it (Bosun's own record). */
+export interface ItemClaim {
+  readonly ref: string;
+  readonly state: string;
+  readonly epoch: number;
+  /** The snapshot hash recorded when the item was granted; absent on records written before brief hashes. */
+  readonly briefHash?: string;
+}
+
+/** Reads Bosun's claim record of one item; declared by its users (the gate and separation). */
+export interface ClaimReader {
+  /** The record on a claim ref (`refs/bosun/claims/<n>`), or undefined when the ref does not exist. */
+  claimRecord(ref: string): Promise<ItemClaim | undefined>;
 }
 
 /** What the gate reads from GitHub; declared here, where it is used (adapters implement it). */
-export interface GateReader {
+export interface GateReader extends ClaimReader {
   pull(number: number): Promise<PullFacts>;
   /** The PR's files as the API lists them (at most 3,000). */
   files(number: number): Promise<ChangedFile[]>;

@@ -1,10 +1,12 @@
 import type { ActionIo } from "../action-io.js";
-import { findBriefLink } from "../../core/gate/find-brief-link.js";
+import { findPullHints } from "../../core/gate/find-brief-link.js";
+import { namedIssues } from "../../core/gate/resolve-trusted-item.js";
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { separationCandidates } from "../../core/separation/separation-candidates.js";
-import type { PermissionAnswer, SeparationFacts, SeparationPolicy } from "../../core/separation/separation-facts.js";
+import type { PermissionAnswer, Requester, SeparationFacts, SeparationPolicy } from "../../core/separation/separation-facts.js";
 import type { SeparationVerdict } from "../../core/separation/separation-verdict.js";
 import { separationVerdict } from "../../core/separation/separation-verdict.js";
+import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "../gate/find-dispatched-item.js";
 import { listInput } from "../list-input.js";
 import type { RepoReader, SeparationReader, StatusWriter } from "./separation-github.js";
 
@@ -51,18 +53,20 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
 
 async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
   const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
-  const link = findBriefLink(pull.body, pull.headRef, pull.labels);
-  const requester = link?.issue === undefined ? undefined : await github.issueAuthor(link.issue);
+  const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
+  const item = await findDispatchedItem(github, evidence, io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX);
+  const requesters = await requestersOf(github, namedIssues(evidence), io.input("approval-label").trim() || "bosun:ready");
   const protectedBases = listInput(io, "protected-branches");
   const facts: SeparationFacts = {
     headSha: pull.headSha,
     author: pull.author,
-    ...(requester === undefined ? {} : { requester }),
+    authorIsBot: pull.authorIsBot,
+    requesters,
     commits,
     commitsComplete: pull.commitCount <= MAX_LISTED_COMMITS && commits.length === pull.commitCount,
     reviews,
     comments,
-    dispatchedByBosun: pull.headRef.startsWith("bosun/") || pull.labels.includes("bosun:claimed"),
+    dispatchedByBosun: pull.headRef.startsWith("bosun/") || pull.labels.includes("bosun:claimed") || (item.ok && item.kind === "issue" && item.claim !== undefined),
     siblings: open.filter((p) => p.number !== pull.number && p.headSha === pull.headSha && (protectedBases.length === 0 || protectedBases.includes(p.baseRef))).map((p) => p.number),
   };
   const required = Number(io.input("required-approvals").trim() || "1");
@@ -71,6 +75,22 @@ async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull
   const permissions = new Map<string, PermissionAnswer>();
   await Promise.all(analysis.candidates.map(async (c) => permissions.set(c.login, await github.permission(c.login))));
   return separationVerdict(analysis, permissions, policy.required);
+}
+
+/**
+ * Who asked for the work: each named issue's author and whoever added the approval label to it
+ * (from its event list). Every issue anything names counts — Bosun's item and the PR's links alike —
+ * so linking another issue can add people who may not approve, never drop the real requester.
+ */
+async function requestersOf(github: SeparationActionDeps["github"], issues: readonly number[], approvalLabel: string): Promise<Requester[]> {
+  const out: Requester[] = [];
+  for (const n of issues) {
+    const author = await github.issueAuthor(n);
+    if (author === undefined) continue;
+    out.push({ login: author, why: `requested the work (opened #${n})` });
+    for (const login of await github.issueLabelers(n, approvalLabel)) out.push({ login, why: `approved the work (added ${approvalLabel} to #${n})` });
+  }
+  return out;
 }
 
 function render(v: SeparationVerdict, number: number, sha: string): string {

@@ -1,4 +1,5 @@
 import type { CommentFacts, CommitFacts, PermissionAnswer, ReviewFacts } from "../../core/separation/separation-facts.js";
+import type { ClaimReader } from "../gate/gate-github.js";
 
 /** The pull request as the separation rule reads it. */
 export interface SeparationPull {
@@ -7,6 +8,8 @@ export interface SeparationPull {
   readonly headRef: string;
   readonly baseRef: string;
   readonly author: string;
+  /** The author's account type is Bot. */
+  readonly authorIsBot: boolean;
   readonly body: string | null;
   readonly labels: readonly string[];
   /** The commit count the pull request object reports (the list stops at 250). */
@@ -21,12 +24,14 @@ export interface SeparationReader {
   comments(number: number): Promise<CommentFacts[]>;
 }
 
-/** What it reads of the repository around the pull request. */
-export interface RepoReader {
+/** What it reads of the repository around the pull request (and Bosun's claim record of the item). */
+export interface RepoReader extends ClaimReader {
   permission(login: string): Promise<PermissionAnswer>;
   openPulls(): Promise<{ number: number; headSha: string; baseRef: string }[]>;
   /** The author of an issue, or undefined when there is no such issue. */
   issueAuthor(issue: number): Promise<string | undefined>;
+  /** Everyone who ever added `label` to an issue, from its event list. */
+  issueLabelers(issue: number, label: string): Promise<string[]>;
 }
 
 /** Posts a commit status (statuses attach to SHAs, not pull requests). */

@@ -3,6 +3,7 @@ import type { CheckRunWriter, GateReader } from "../../action/gate/gate-github.j
 import type { RepoReader, SeparationReader, StatusWriter } from "../../action/separation/separation-github.js";
 import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
 import type { PermissionAnswer } from "../../core/separation/separation-facts.js";
+import { parseClaimCommit, recordFor } from "./claim-record.js";
 
 /** Where and as whom to talk to GitHub. */
 export interface OctokitGateOptions {
@@ -32,6 +33,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         headRef: data.head.ref,
         baseRef: data.base.ref,
         author: user(data.user),
+        authorIsBot: data.user?.type === "Bot",
         body: data.body,
         labels: data.labels.map((l) => l.name),
         additions: data.additions,
@@ -53,7 +55,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     },
     async issueComments(issue) {
       const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: issue, per_page: 100 });
-      return rows.map((c) => ({ id: c.id, author: user(c.user), body: c.body ?? "" }));
+      return rows.map((c) => ({ id: c.id, author: user(c.user), body: c.body ?? "", createdAt: c.created_at, updatedAt: c.updated_at }));
     },
     async fileAt(path, sha) {
       try {
@@ -64,6 +66,22 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         if ((err as { status?: number }).status === 404) return undefined;
         throw err;
       }
+    },
+    async claimRecord(ref) {
+      // Octokit 22 URL-encodes `{ref}`; the API takes the name without `refs/`.
+      let sha: string;
+      try {
+        const { data } = await octokit.rest.git.getRef({ ...where, ref: ref.replace(/^refs\//, "") });
+        sha = data.object.sha;
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return undefined;
+        throw err;
+      }
+      const { data: commit } = await octokit.rest.git.getCommit({ ...where, commit_sha: sha });
+      const record = recordFor(parseClaimCommit(commit.message), ref);
+      // A ref that exists but holds no claim Bosun can read is not a record of dispatch.
+      if (record === undefined) throw new Error(`${ref} points at ${sha.slice(0, 12)}, which is not a claim commit Bosun can read`);
+      return { ref, state: record.state, epoch: record.epoch, ...(record.briefHash === undefined ? {} : { briefHash: record.briefHash }) };
     },
     async createCheckRun(input) {
       const { data } = await octokit.rest.checks.create({
@@ -91,7 +109,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     },
     async reviews(number) {
       const rows = await octokit.paginate(octokit.rest.pulls.listReviews, { ...where, pull_number: number, per_page: 100 });
-      return rows.map((r) => ({ login: user(r.user), state: r.state as "APPROVED", commitId: r.commit_id ?? "", at: r.submitted_at ?? "", association: r.author_association }));
+      return rows.map((r) => ({ login: user(r.user), isBot: r.user?.type === "Bot", state: r.state as "APPROVED", commitId: r.commit_id ?? "", at: r.submitted_at ?? "", association: r.author_association }));
     },
     async comments(number) {
       const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
@@ -119,6 +137,11 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         if ((err as { status?: number }).status === 404) return undefined;
         throw err;
       }
+    },
+    async issueLabelers(issue, label) {
+      const rows = await octokit.paginate(octokit.rest.issues.listEvents, { ...where, issue_number: issue, per_page: 100 });
+      const wanted = label.toLowerCase();
+      return [...new Set(rows.filter((e) => e.event === "labeled" && "label" in e && e.label?.name?.toLowerCase() === wanted).map((e) => user(e.actor)))];
     },
     async setStatus(sha, status) {
       await octokit.rest.repos.createCommitStatus({ ...where, sha, state: status.state, context: status.context, description: status.description, ...(status.targetUrl === undefined ? {} : { target_url: status.targetUrl }) });

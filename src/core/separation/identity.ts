@@ -32,3 +32,16 @@ export function identityKeys(person: { login?: string | null; email?: string | n
   if (person.name) keys.push(normalizeLogin(person.name));
   return keys;
 }
+
+/**
+ * Agents every repository has without configuration (normalized): Copilot's coding-agent accounts.
+ * Any `…[bot]` identity is an agent too (isBotIdentity).
+ */
+export const DEFAULT_AGENTS: readonly string[] = ["copilot", "copilot-swe-agent"];
+
+/** Whether an identity string (login, email or name) names a bot: `x[bot]`, or a bot's noreply address. */
+export function isBotIdentity(value: string | null | undefined): boolean {
+  if (value === null || value === undefined) return false;
+  const v = value.trim().toLowerCase();
+  return v.endsWith("[bot]") || /^(?:\d+\+)?[^@+]+\[bot\]@users\.noreply\.github\.com$/.test(v);
+}

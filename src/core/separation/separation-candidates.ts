@@ -1,4 +1,4 @@
-import { coAuthors, identityKeys, normalizeLogin } from "./identity.js";
+import { coAuthors, DEFAULT_AGENTS, identityKeys, isBotIdentity, normalizeLogin } from "./identity.js";
 import { parseApproveCommand } from "./parse-approve-command.js";
 import type { SeparationFacts, SeparationPolicy } from "./separation-facts.js";
 
@@ -33,14 +33,21 @@ type Decision = { kind: "approve"; sha: string; via: "review" | "/approve"; asso
  * requester and excluded approvers never count; author association is only a cheap pre-filter.
  */
 export function separationCandidates(facts: SeparationFacts, policy: SeparationPolicy): CandidateAnalysis {
-  const agents = new Set(policy.agents.map((a) => (a.includes("@") ? a.trim().toLowerCase() : normalizeLogin(a))));
+  // Fail closed: bots and Copilot's accounts are agents whether or not anyone configured them.
+  const agents = new Set([...DEFAULT_AGENTS, ...policy.agents.map((a) => (a.includes("@") ? a.trim().toLowerCase() : normalizeLogin(a)))]);
   const contributors = new Set<string>();
   const agentWork: string[] = [];
+  const markBot = (raw: string | null | undefined, isBot = false): void => {
+    if (raw !== null && raw !== undefined && (isBot || isBotIdentity(raw))) for (const key of identityKeys(raw.includes("@") ? { email: raw } : { login: raw })) agents.add(key);
+  };
+  markBot(facts.author, facts.authorIsBot === true);
+  for (const r of facts.reviews) markBot(r.login, r.isBot === true);
   if (agents.has(normalizeLogin(facts.author))) agentWork.push(`opened by ${facts.author}`);
   if (facts.dispatchedByBosun) agentWork.push("dispatched by Bosun");
   for (const commit of facts.commits) {
     const people = [commit.author, commit.committer, ...coAuthors(commit.message).map((c) => ({ email: c.email, name: c.name }))];
     for (const person of people) {
+      for (const raw of ["login" in person ? person.login : undefined, person.email, person.name]) markBot(raw);
       for (const key of identityKeys(person)) {
         contributors.add(key);
         if (agents.has(key)) agentWork.push(`commit ${commit.sha.slice(0, 7)} by ${key}`);
@@ -69,7 +76,8 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   }
 
   const excluded = new Set(policy.excluded.map(normalizeLogin));
-  const requester = facts.requester === undefined ? undefined : normalizeLogin(facts.requester);
+  const requesters = new Map<string, string>();
+  for (const r of facts.requesters) if (!requesters.has(normalizeLogin(r.login))) requesters.set(normalizeLogin(r.login), r.why);
   const head = facts.headSha.toLowerCase();
   const candidates: Candidate[] = [];
   for (const [key, { login, decision }] of latest) {
@@ -79,7 +87,7 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
       : key === normalizeLogin(facts.author) ? "is the pull request's author"
       : agents.has(key) ? "is an agent identity"
       : contributors.has(key) ? "authored, committed or co-authored a commit"
-      : key === requester ? "requested the work"
+      : requesters.has(key) ? (requesters.get(key) ?? "requested the work")
       : excluded.has(key) ? "is an excluded approver"
       : !WRITE_ASSOCIATIONS.has(decision.association.toUpperCase()) ? `has no write access (association ${decision.association || "NONE"})`
       : undefined;

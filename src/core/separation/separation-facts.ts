@@ -19,6 +19,8 @@ export interface ReviewFacts {
   /** ISO 8601; orders reviews and `/approve` comments on one timeline. */
   readonly at: string;
   readonly association: string;
+  /** The reviewer's account type is Bot (GitHub's `user.type`). */
+  readonly isBot?: boolean;
 }
 
 export interface CommentFacts {
@@ -32,8 +34,13 @@ export interface CommentFacts {
 export interface SeparationFacts {
   readonly headSha: string;
   readonly author: string;
-  /** Who asked for the work (the linked issue's author), when known. */
-  readonly requester?: string;
+  /** The PR author's account type is Bot (GitHub's `user.type`). */
+  readonly authorIsBot?: boolean;
+  /**
+   * Who asked for the work, from Bosun's record of the item (its author, whoever added the
+   * approval label), plus the authors of issues the PR links: excluding one too many is the safe error.
+   */
+  readonly requesters: readonly Requester[];
   readonly commits: readonly CommitFacts[];
   /** False when the commit list could not be read whole (GitHub lists at most 250). */
   readonly commitsComplete: boolean;
@@ -42,6 +49,12 @@ export interface SeparationFacts {
   readonly dispatchedByBosun: boolean;
   /** Other open pull requests to a protected base with the same head SHA. */
   readonly siblings: readonly number[];
+}
+
+/** Someone who asked for or approved the work, and how we know. */
+export interface Requester {
+  readonly login: string;
+  readonly why: string;
 }
 
 /** The configured side: agent identities (logins or emails), excluded approvers, approvals needed. */

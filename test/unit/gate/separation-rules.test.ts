@@ -10,7 +10,7 @@ const policy = { agents: ["copilot-swe-agent[bot]", "agent@bots.example"], exclu
 const base: SeparationFacts = {
   headSha: HEAD,
   author: "Copilot-SWE-Agent",
-  requester: "asker",
+  requesters: [{ login: "asker", why: "requested the work (opened #5)" }],
   commits: [{ sha: HEAD, author: { login: "copilot-swe-agent[bot]", email: "agent@bots.example", name: "Copilot" }, committer: { login: "web-flow", email: "noreply@github.com", name: "GitHub" }, message: "fix\n\nCo-authored-by: Carol <12345+carol@users.noreply.github.com>" }],
   commitsComplete: true,
   reviews: [],
