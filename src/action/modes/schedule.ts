@@ -5,6 +5,7 @@ import type { AppOctokit } from "../../app/app-octokit.js";
 import { createLabelBootstrap } from "../../app/intake/ensure-labels.js";
 import { runIntake } from "../../app/intake/run-intake.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { tokenInput } from "../action-inputs.js";
 
 /**
  * `schedule` mode: the scheduler as an Action, for teams with no server. Each run is one
@@ -15,7 +16,7 @@ import type { ActionIo, ActionMode } from "../action-io.js";
  */
 const schedule: ActionMode = {
   async run(io: ActionIo) {
-    const token = io.input("github-token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
+    const token = tokenInput(io);
     if (token === "") {
       io.setFailed("bosun schedule: no token: set input 'github-token' (an App installation token: a GITHUB_TOKEN's dispatches start no workflows)");
       return;

@@ -1,11 +1,15 @@
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { integerInput, tokenInput } from "../action-inputs.js";
+import { failOnInputError } from "../fail-on-input-error.js";
 import { runSeparationAction } from "../separation/run-separation-action.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";
 
 /** The `separation` mode (DESIGN.md, "The Action"): Octokit on GITHUB_API_URL; never touches the PR's code. */
 const separationMode: ActionMode = {
   async run(io: ActionIo) {
-    const token = io.input("github-token").trim() || io.input("token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
+    // Validated here, before anything is read or posted: a typo must not become the default of 1.
+    if (failOnInputError(io, "separation", () => integerInput(io, "required-approvals", { fallback: 1, min: 1, max: 100 })) === undefined) return;
+    const token = tokenInput(io);
     if (token === "") {
       io.setFailed("bosun separation: no token: set input 'github-token' to read reviews and post the status");
       return;

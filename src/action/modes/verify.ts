@@ -1,5 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import type { ActionIo, ActionMode } from "../action-io.js";
+import { tokenInput } from "../action-inputs.js";
 import { createVerifyProbe } from "../../adapters/create-verify-probe.js";
 import { createOctokitDeployGitHub } from "../../adapters/github/octokit-deploy-github.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
@@ -12,9 +13,9 @@ import { runVerifyAction } from "../verify/run-verify-action.js";
  */
 const verifyMode: ActionMode = {
   async run(io: ActionIo) {
-    const token = io.input("token").trim() || (io.env["GITHUB_TOKEN"] ?? "");
+    const token = tokenInput(io);
     if (token === "") {
-      io.setFailed("bosun verify: no token: set input 'token' (or GITHUB_TOKEN) to post statuses and land items");
+      io.setFailed("bosun verify: no token: set input 'github-token' to post statuses and land items");
       return;
     }
     io.setSecret(token);
