@@ -1,43 +1,52 @@
+import { readFileSync } from "node:fs";
 import * as core from "@actions/core";
-import * as github from "@actions/github";
-import type { ActionIo } from "./action-io.js";
+import type { ActionEvent, ActionIo } from "./action-io.js";
 import { modes } from "./modes.js";
+import { readActionEvent } from "./read-action-event.js";
+import { secretValues } from "../adapters/local/secret-values.js";
+import { redactSecrets } from "../core/redact/redact-secrets.js";
 
-/** Builds the ActionIo from the toolkit. The only place that touches `@actions/*`. */
-function actionIo(): ActionIo {
-  // `github.context` reads process.env at import time: read it once, here.
-  const ctx = github.context;
+/**
+ * Builds the ActionIo from the toolkit and the runner's environment. The only place that touches
+ * `@actions/core`. The event is read here, not through `@actions/github`'s `context`, which parses
+ * the payload at import time and would crash with a stack trace on a malformed one.
+ * Everything a mode writes to the step (outputs, summary, failure, log) is masked with the
+ * secrets registered so far: the runner masks its log, not a job summary or an output's value.
+ */
+function actionIo(event: ActionEvent): ActionIo {
+  const secrets = secretValues(process.env);
+  const mask = (text: string): string => redactSecrets(text, secrets);
   return {
     input: (name) => core.getInput(name),
-    setOutput: (name, value) => core.setOutput(name, value),
-    setFailed: (message) => core.setFailed(message),
+    setOutput: (name, value) => core.setOutput(name, mask(value)),
+    setFailed: (message) => core.setFailed(mask(message)),
     summary: async (markdown) => {
-      await core.summary.addRaw(markdown, true).write();
+      await core.summary.addRaw(mask(markdown), true).write();
     },
-    setSecret: (value) => core.setSecret(value),
-    log: { info: core.info, warning: core.warning, error: core.error, debug: core.debug },
-    event: {
-      name: ctx.eventName,
-      payload: ctx.payload as Record<string, unknown>,
-      repo: process.env["GITHUB_REPOSITORY"] ? ctx.repo : { owner: "", repo: "" },
-      sha: ctx.sha,
-      ref: ctx.ref,
-      runId: ctx.runId,
-      serverUrl: ctx.serverUrl,
+    setSecret: (value) => {
+      secrets.push(value);
+      core.setSecret(value);
     },
+    log: { info: (m) => core.info(mask(m)), warning: (m) => core.warning(mask(m)), error: (m) => core.error(mask(m)), debug: (m) => core.debug(mask(m)) },
+    event,
     env: process.env,
   };
 }
 
-/** Entry of the Action: reads `mode` and runs it; any unexpected error fails the step with its message. */
+/** Entry of the Action: reads `mode` and runs it; a broken environment or any unexpected error fails the step with one message. */
 export async function run(): Promise<void> {
-  const io = actionIo();
-  const mode = io.input("mode");
+  const mode = core.getInput("mode");
   const load = modes[mode];
   if (load === undefined) {
-    io.setFailed(`bosun: unknown mode '${mode}'; expected one of: ${Object.keys(modes).join(", ")}`);
+    core.setFailed(`bosun: unknown mode '${mode}'; expected one of: ${Object.keys(modes).join(", ")}`);
     return;
   }
+  const read = readActionEvent(process.env, (path) => readFileSync(path, "utf8"));
+  if (!read.ok) {
+    core.setFailed(`bosun ${mode}: ${read.message}`);
+    return;
+  }
+  const io = actionIo(read.event);
   try {
     await (await load()).run(io);
   } catch (err) {
