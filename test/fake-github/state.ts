@@ -79,6 +79,11 @@ export interface CommitRecord {
   message: string;
   author: { name: string; email: string; date: string };
   committer: { name: string; email: string; date: string };
+  /**
+   * Set when GitHub signed the commit: one a bot (an App) created through the API with no custom
+   * author or committer. Its `verification` then answers verified; every other commit is unsigned.
+   */
+  signedFor?: string;
 }
 
 export interface PullFileRecord {

@@ -31,6 +31,9 @@ export function gitCommitJson(state: FakeState, repo: RepoState, commit: CommitR
       url: `${repoUrl(state, repo)}/git/commits/${sha}`,
       html_url: `${repoHtmlUrl(state, repo)}/commit/${sha}`,
     })),
-    verification: { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null },
+    verification:
+      commit.signedFor === undefined
+        ? { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null }
+        : { verified: true, reason: "valid", signature: `-----BEGIN PGP SIGNATURE-----\nfake signature for ${commit.signedFor}\n-----END PGP SIGNATURE-----`, payload: `tree ${commit.tree}`, verified_at: commit.committer.date },
   };
 }

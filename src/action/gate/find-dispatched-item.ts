@@ -1,5 +1,6 @@
 import type { ItemEvidence } from "../../core/gate/resolve-trusted-item.js";
 import { nameItem } from "../../core/gate/resolve-trusted-item.js";
+import { normalizeLogin } from "../../core/separation/identity.js";
 import type { ClaimReader, ItemClaim } from "./gate-github.js";
 
 /** Where claim refs live unless configured (`claims.ref_prefix` in .github/bosun.yml). */
@@ -14,9 +15,11 @@ export type DispatchedItem =
 /**
  * Names the item (resolve-trusted-item.ts) and reads its claim record. An item only the PR's
  * `Closes #n` names counts when a claim record shows Bosun dispatched it (an agent that names its
- * own branch, e.g. Copilot's `copilot/fix-12`); otherwise the link alone is no record at all.
+ * own branch, e.g. Copilot's `copilot/fix-12`); otherwise the link alone is no record at all. A
+ * claim commit counts only when GitHub signed it for the bot (`botLogin`).
  */
-export async function findDispatchedItem(reader: ClaimReader, evidence: ItemEvidence, prefix = DEFAULT_CLAIM_PREFIX): Promise<DispatchedItem> {
+export async function findDispatchedItem(reader: ClaimReader, evidence: ItemEvidence, options: { readonly prefix?: string; readonly botLogin: string }): Promise<DispatchedItem> {
+  const prefix = options.prefix ?? DEFAULT_CLAIM_PREFIX;
   const named = nameItem(evidence);
   switch (named.kind) {
     case "none":
@@ -28,6 +31,11 @@ export async function findDispatchedItem(reader: ClaimReader, evidence: ItemEvid
     case "hinted": {
       const claimRef = `${prefix}${named.issue}`;
       const claim = await reader.claimRecord(claimRef);
+      // Claim refs sit outside branch rulesets: whoever can push can write one. Only a commit GitHub
+      // signed for the bot is Bosun's record.
+      if (claim !== undefined && claim.signedBy !== normalizeLogin(options.botLogin)) {
+        return { ok: false, reason: `the claim commit ${claim.sha.slice(0, 12)} on ${claimRef} was not written by ${options.botLogin} (${claim.signedBy === undefined ? "its signature is not verified by GitHub" : `GitHub signed it for ${claim.signedBy}`}): it is not Bosun's record` };
+      }
       if (named.kind === "hinted" && claim === undefined) {
         return { ok: false, reason: `the pull request links #${named.issue}, but there is no claim record on ${claimRef}: a link alone never chooses the brief` };
       }

@@ -30,6 +30,9 @@ export interface ItemClaim {
   readonly epoch: number;
   /** The snapshot hash recorded when the item was granted; absent on records written before brief hashes. */
   readonly briefHash?: string;
+  /** The claim commit's sha, and who wrote it as far as GitHub vouches: the author of a verified (GitHub-signed) commit, else undefined. */
+  readonly sha: string;
+  readonly signedBy: string | undefined;
 }
 
 /** Reads Bosun's claim record of one item; declared by its users (the gate and separation). */

@@ -64,8 +64,9 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
     return report;
   }
   const prefix = io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX;
-  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels), ...(target.dispatchItem === undefined ? {} : { dispatchItem: target.dispatchItem }) }, prefix);
-  const resolved = await resolveBrief(deps.github, pull, io.input("bot-login").trim() || "bosun[bot]", item);
+  const botLogin = io.input("bot-login").trim() || "bosun[bot]";
+  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels), ...(target.dispatchItem === undefined ? {} : { dispatchItem: target.dispatchItem }) }, { prefix, botLogin });
+  const resolved = await resolveBrief(deps.github, pull, botLogin, item);
   if (!resolved.ok) {
     const report = cannotCheckReport(resolved.reason);
     await finish(io, deps, report, sha);

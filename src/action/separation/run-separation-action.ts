@@ -54,7 +54,7 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
 async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
   const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
   const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
-  const item = await findDispatchedItem(github, evidence, io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX);
+  const item = await findDispatchedItem(github, evidence, { prefix: io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX, botLogin: io.input("bot-login").trim() || "bosun[bot]" });
   const requesters = await requestersOf(github, namedIssues(evidence), io.input("approval-label").trim() || "bosun:ready");
   const protectedBases = listInput(io, "protected-branches");
   const facts: SeparationFacts = {

@@ -3,6 +3,7 @@ import type { CheckRunWriter, GateReader } from "../../action/gate/gate-github.j
 import type { RepoReader, SeparationReader, StatusWriter } from "../../action/separation/separation-github.js";
 import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
 import type { PermissionAnswer } from "../../core/separation/separation-facts.js";
+import { loginFromEmail, normalizeLogin } from "../../core/separation/identity.js";
 import { parseClaimCommit, recordFor } from "./claim-record.js";
 
 /** Where and as whom to talk to GitHub. */
@@ -81,7 +82,10 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
       const record = recordFor(parseClaimCommit(commit.message), ref);
       // A ref that exists but holds no claim Bosun can read is not a record of dispatch.
       if (record === undefined) throw new Error(`${ref} points at ${sha.slice(0, 12)}, which is not a claim commit Bosun can read`);
-      return { ref, state: record.state, epoch: record.epoch, ...(record.briefHash === undefined ? {} : { briefHash: record.briefHash }) };
+      // GitHub signs an App's API commit only when it names no custom author: then, and only then, the
+      // author is who wrote it. Anyone with contents:write can write this ref, so that is the evidence.
+      const signedBy = commit.verification?.verified === true ? (loginFromEmail(commit.author.email) ?? normalizeLogin(commit.author.name)) : undefined;
+      return { ref, sha, signedBy, state: record.state, epoch: record.epoch, ...(record.briefHash === undefined ? {} : { briefHash: record.briefHash }) };
     },
     async createCheckRun(input) {
       const { data } = await octokit.rest.checks.create({

@@ -23,9 +23,12 @@ function createCommit(state: FakeState, ctx: RouteContext) {
     if (!ctx.repo.commits.has(parent)) throw validationFailed("Parent SHA does not exist or is not a commit object");
   }
   if (!ctx.repo.trees.has(tree)) ctx.repo.trees.set(tree, new Map());
+  const custom = person(ctx.body.author) ?? person(ctx.body.committer);
   const author = person(ctx.body.author) ?? { name: ctx.login, email: `${ctx.login}@users.noreply.github.com` };
   const committer = person(ctx.body.committer) ?? author;
   const commit = putCommit(state, ctx.repo, { tree, parents, message, author, committer });
+  // GitHub signs a bot's API commit only when it names no custom author or committer.
+  if (custom === undefined && ctx.login.endsWith("[bot]") && commit.author.name === ctx.login) commit.signedFor = ctx.login;
   return { status: 201, body: gitCommitJson(state, ctx.repo, commit) };
 }
 

@@ -15,6 +15,8 @@ import { checkoutOf, grant, writeClaim } from "./trust-fixtures.js";
 
 const REPO = "acme/app";
 const TOKEN = "ghs_actionstoken000000000000000000000";
+/** Bosun's own App: it writes the claim records. */
+const BOT_TOKEN = "ghs_bosunapptoken00000000000000000000";
 let fake: FakeGitHub;
 let checkout: TempRepo | undefined;
 
@@ -22,6 +24,7 @@ beforeEach(async () => {
   fake = await createFakeGitHub();
   fake.addRepo({ fullName: REPO });
   fake.addToken(TOKEN, "github-actions[bot]", { permissions: { [REPO]: "write" } });
+  fake.addToken(BOT_TOKEN, "bosun[bot]", { permissions: { [REPO]: "write" } });
 });
 afterEach(async () => {
   await fake.close();
@@ -37,7 +40,7 @@ async function seedLinked(files: PullFileRecord[], briefFields: Record<string, u
   const repo = fake.repo(REPO);
   const b = brief({ acceptance: { command: "true" }, ...briefFields });
   repo.comments.set(9001, { id: 9001, issueNumber: issue.number, body: renderSnapshotComment(b), user: "bosun[bot]", createdAt: 0, updatedAt: 0 });
-  await writeClaim(createTestOctokit(fake.url, TOKEN), { owner: "acme", repo: "app" }, issue.number, grant(String(issue.number), { briefHash: briefHash(b) }));
+  await writeClaim(createTestOctokit(fake.url, BOT_TOKEN), { owner: "acme", repo: "app" }, issue.number, grant(String(issue.number), { briefHash: briefHash(b) }));
   return fake.addPull(REPO, { title: "Add retries", body: `Closes #${issue.number}`, user: "copilot-swe-agent[bot]", files, ...pullFields });
 }
 
@@ -106,7 +109,7 @@ describe("the gate mode against the fake GitHub", () => {
     const forged = brief({ constraints: { paths: ["**"] } });
     fake.repo(REPO).comments.set(9002, { id: 9002, issueNumber: issue.number, body: renderSnapshotComment(forged), user: "mallory", createdAt: 0, updatedAt: 0 });
     // Even a claim record that holds the forged brief's own hash does not make mallory's comment a snapshot.
-    await writeClaim(createTestOctokit(fake.url, TOKEN), { owner: "acme", repo: "app" }, issue.number, grant(String(issue.number), { briefHash: briefHash(forged) }));
+    await writeClaim(createTestOctokit(fake.url, BOT_TOKEN), { owner: "acme", repo: "app" }, issue.number, grant(String(issue.number), { briefHash: briefHash(forged) }));
     const pull = fake.addPull(REPO, { body: `Fixes #${issue.number}`, files: [text("src/x.ts")] });
     const { report, outputs } = await runGate(pull.number);
     expect(report.verdict).toBe("could-not-check");

@@ -10,6 +10,7 @@ import { runAcceptance } from "../../../src/adapters/local/run-acceptance.js";
 import { runGateAction } from "../../../src/action/gate/run-gate-action.js";
 import { createGateMode } from "../../../src/action/modes/gate.js";
 import type { Brief } from "../../../src/core/brief/brief.js";
+import { renderClaimMessage } from "../../../src/adapters/github/claim-record.js";
 import { briefHash } from "../../../src/core/brief/parse-brief.js";
 import { renderSnapshotComment } from "../../../src/core/brief/snapshot.js";
 import type { GateReport } from "../../../src/core/gate/gate-report.js";
@@ -207,6 +208,42 @@ describe("the approved brief of the dispatched item, never one the PR picks", ()
     expect(report.verdict).toBe("could-not-check");
     expect(report.checks[0]?.evidence).toContain("edited");
     expect(runsOn(pull.headSha).every((r) => r.conclusion !== "success")).toBe(true);
+  });
+
+  it("a claim record with a looser brief hash that the agent wrote itself is not Bosun's record", async () => {
+    const five = await approvedIssue(strict());
+    await bot.issues.createComment({ ...WHERE, issue_number: five.number, body: renderSnapshotComment({ ...loose(), id: "strict" }) });
+    // Refs under refs/bosun/ sit outside rulesets: anyone who can push can write one, naming any author.
+    fake.addToken("t-agent", "claude[bot]", { permissions: { [REPO]: "write" } });
+    const agent = createTestOctokit(fake.url, "t-agent");
+    const forged = grant(String(five.number), { briefHash: briefHash({ ...loose(), id: "strict" }) });
+    const { data } = await agent.git.createCommit({ ...WHERE, message: renderClaimMessage(forged), tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", parents: [], author: { name: "bosun[bot]", email: "bosun[bot]@users.noreply.github.com" } });
+    await agent.git.createRef({ ...WHERE, ref: `refs/bosun/claims/${five.number}`, sha: data.sha });
+    const pull = pullWithCheckout({ head: `bosun/${five.number}-fix`, files: [text("src/db/pool.ts")] });
+    const { report } = await runGate(pull);
+    expect(report.verdict).toBe("could-not-check");
+    expect(report.checks[0]?.evidence).toContain("not written by bosun[bot]");
+    expect(runsOn(pull.headSha).every((r) => r.conclusion !== "success")).toBe(true);
+  });
+
+  it("a claim record another bot wrote (signed for it, not for Bosun) is not Bosun's record", async () => {
+    const five = await approvedIssue(strict());
+    fake.addToken("t-agent", "claude[bot]", { permissions: { [REPO]: "write" } });
+    await writeClaim(createTestOctokit(fake.url, "t-agent"), WHERE, five.number, grant(String(five.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `copilot/fix-${five.number}`, body: `Closes #${five.number}`, files: [text("src/http/a.ts")] });
+    const { report } = await runGate(pull);
+    expect(report.verdict).toBe("could-not-check");
+    expect(report.checks[0]?.evidence).toContain("GitHub signed it for claude");
+  });
+
+  it("an agent on its own branch that closes a dispatched item is judged by that item's approved brief", async () => {
+    const five = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, five.number, grant(String(five.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `copilot/fix-${five.number}`, body: `Fixes #${five.number}`, files: [text("src/db/pool.ts")] });
+    const { report } = await runGate(pull);
+    expect(report.brief?.source).toContain(`confirmed by the claim record on refs/bosun/claims/${five.number}`);
+    expect(report.verdict).toBe("fail");
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["failure"]);
   });
 
   it("a dispatch input naming another item than the branch is could-not-check", async () => {
