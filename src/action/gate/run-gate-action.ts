@@ -113,7 +113,10 @@ async function acceptanceCheck(io: ActionIo, deps: GateActionDeps, acceptance: {
   if (io.input("run-acceptance").trim() === "false") return checkAcceptance({ kind: "not-run", command: acceptance.command, reason: "run-acceptance is false" });
   if (deps.handedAcceptance !== undefined) {
     const handed = await deps.handedAcceptance();
-    return handed.sha.toLowerCase() === sha ? checkAcceptance(handed.run) : notAt("the handed-over acceptance result", handed.sha);
+    if (handed.sha.toLowerCase() !== sha) return notAt("the handed-over acceptance result", handed.sha);
+    // The brief (trusted) chooses the command; a result of any other command says nothing about it.
+    if (handed.run.command !== acceptance.command) return checkResult("acceptance", "could-not-check", `the handed-over acceptance result is for \`${handed.run.command}\`, not the brief's \`${acceptance.command}\``);
+    return checkAcceptance(handed.run);
   }
   const cwd = io.input("working-directory").trim() || (io.env["GITHUB_WORKSPACE"] ?? ".");
   const treeHead = deps.treeHead ?? workingTreeHead;

@@ -139,6 +139,23 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
     expect(runsOn(a).map((r) => r.conclusion)).toEqual(["failure"]);
   });
 
+  it.each([
+    ["for another commit", (sha: string) => ({ sha: "f".repeat(40), run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
+    ["for another command than the brief's", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "echo ok", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
+    ["for the judged commit and the brief's command", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "pass"],
+  ])("takes a handed-over acceptance result only %s", async (_name, handed, verdict) => {
+    const item = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, item.number, grant(String(item.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `bosun/${item.number}-fix`, files: [text("src/http/a.ts")] });
+    const io = gateIo(pull);
+    const github = createOctokitGateGitHub({ token: TOKEN, ...WHERE, baseUrl: fake.url });
+    let ran = false;
+    const report = await runGateAction(io.io, { github, fetch, secrets: [TOKEN], handedAcceptance: async () => handed(pull.headSha), runAcceptance: async (o) => ((ran = true), runAcceptance(o)) });
+    expect(ran).toBe(false);
+    expect(report.verdict).toBe(verdict);
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual([verdict === "pass" ? "success" : "failure"]);
+  });
+
   it("passes a clean PR judged at the event's head, with the check run on that head", async () => {
     const item = await approvedIssue(strict());
     await writeBatchClaim(bot, WHERE, [
