@@ -140,7 +140,7 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
   });
 
   it.each([
-    ["for another commit", (sha: string) => ({ sha: "f".repeat(40), run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
+    ["for another commit", (_sha: string) => ({ sha: "f".repeat(40), run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
     ["for another command than the brief's", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "echo ok", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
     ["for the judged commit and the brief's command", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "pass"],
   ])("takes a handed-over acceptance result only %s", async (_name, handed, verdict) => {
