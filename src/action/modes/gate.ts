@@ -1,4 +1,7 @@
+import { readFile } from "node:fs/promises";
 import type { ActionIo, ActionMode } from "../action-io.js";
+import type { AcceptanceResult } from "../acceptance-result.js";
+import { readAcceptanceResult } from "../acceptance-result.js";
 import { tokenInput } from "../action-inputs.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { canonicalGateIo, readGateInputs } from "../gate-inputs.js";
@@ -36,9 +39,27 @@ export function createGateMode(deps: GateModeDeps = {}): ActionMode {
         runAcceptance: (options) => runAcceptance({ ...options, env: acceptanceEnv(io.env, inputs.passEnv), secrets }),
         fetch: deps.fetch ?? globalThis.fetch,
         secrets,
+        ...(inputs.acceptanceResult === undefined ? {} : { handedAcceptance: () => handedAcceptance(io, inputs.acceptanceResult ?? "") }),
       });
     },
   };
+}
+
+/**
+ * The result a job without write access produced (input `acceptance-result`), read as hostile data.
+ * Why a result is refused goes to the log: the check run then says only that it could not check.
+ */
+async function handedAcceptance(io: ActionIo, path: string): Promise<AcceptanceResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    text = "";
+    io.log.warning(`bosun gate: the acceptance result '${path}' cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const result = readAcceptanceResult(text, `'${path}'`);
+  if (result.run.kind === "not-run") io.log.warning(`bosun gate: ${result.run.reason}`);
+  return result;
 }
 
 /** The check-run writer with every string masked before it is serialized into a request. */
