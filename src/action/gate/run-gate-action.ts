@@ -57,32 +57,33 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
     return report;
   }
   const sha = target.headSha;
-  const pull = await deps.github.pull(target.number);
-  if (pull.headSha !== sha) {
-    const report = cannotCheckReport(movedHead(sha, pull.headSha, "before the gate read it"));
-    await finish(io, deps, report, sha);
-    return report;
+  let report: GateReport;
+  try {
+    report = await judge(io, deps, target.number, sha, target.dispatchItem);
+  } catch (err) {
+    // Unknown is not a pass, and a missing check must not be mistaken for one still running.
+    report = cannotCheckReport(`could not finish reading GitHub: ${err instanceof Error ? err.message : String(err)}`);
   }
+  await finish(io, deps, report, sha);
+  return report;
+}
+
+/** Everything between the event and the posted verdict, all about the one commit `sha`. */
+async function judge(io: ActionIo, deps: GateActionDeps, number: number, sha: string, dispatchItem: string | undefined): Promise<GateReport> {
+  const pull = await deps.github.pull(number);
+  if (pull.headSha !== sha) return cannotCheckReport(movedHead(sha, pull.headSha, "before the gate read it"));
   const prefix = io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX;
   const botLogin = io.input("bot-login").trim() || "bosun[bot]";
-  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels), ...(target.dispatchItem === undefined ? {} : { dispatchItem: target.dispatchItem }) }, { prefix, botLogin });
+  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin });
   const resolved = await resolveBrief(deps.github, pull, botLogin, item);
-  if (!resolved.ok) {
-    const report = cannotCheckReport(resolved.reason);
-    await finish(io, deps, report, sha);
-    return report;
-  }
+  if (!resolved.ok) return cannotCheckReport(resolved.reason);
   const { brief } = resolved;
   for (const note of resolved.notes) io.log.warning(note);
-  const files = await deps.github.files(target.number);
+  const files = await deps.github.files(number);
   // Files and totals describe whatever the PR's head is when they are listed: they are the event's
   // commit only if the head is still there after the listing.
-  const listed = await deps.github.pull(target.number);
-  if (listed.headSha !== sha) {
-    const report = cannotCheckReport(movedHead(sha, listed.headSha, "while the gate listed its files"), { id: brief.id, hash: resolved.hash, source: resolved.source });
-    await finish(io, deps, report, sha);
-    return report;
-  }
+  const listed = await deps.github.pull(number);
+  if (listed.headSha !== sha) return cannotCheckReport(movedHead(sha, listed.headSha, "while the gate listed its files"), { id: brief.id, hash: resolved.hash, source: resolved.source });
   const diff = { files, totals: { additions: listed.additions, deletions: listed.deletions, changed_files: listed.changedFiles } };
   const sensitive = listInput(io, "sensitive-paths");
   const config = compileGateConfig({ sensitive: sensitive.length > 0 ? sensitive : DEFAULT_SENSITIVE, sizeIgnore: [...DEFAULT_SIZE_IGNORE, ...listInput(io, "size-ignore")] });
@@ -95,11 +96,9 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
   if (choice.kind === "invalid") checks.push({ check: "review", result: "could-not-check", evidence: `could not review: ${choice.message}`, annotations: [] });
   if (choice.kind === "reviewer") checks.push(await runReview(choice.reviewer, choice.mode, brief, diff, checks));
   // Last look before posting: a head that moved meanwhile is judged by its own run, not this one.
-  const now = await deps.github.pull(target.number);
+  const now = await deps.github.pull(number);
   if (now.headSha !== sha) checks.push(checkResult("diff", "could-not-check", movedHead(sha, now.headSha, "while the gate ran")));
-  const report = gateReport({ id: brief.id, hash: resolved.hash, source: resolved.source }, checks);
-  await finish(io, deps, report, sha);
-  return report;
+  return gateReport({ id: brief.id, hash: resolved.hash, source: resolved.source }, checks);
 }
 
 function movedHead(judged: string, now: string, when: string): string {

@@ -156,6 +156,20 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
     expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual([verdict === "pass" ? "success" : "failure"]);
   });
 
+  it("posts could-not-check on the judged commit when GitHub fails mid-run (no silent missing check)", async () => {
+    const item = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, item.number, grant(String(item.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `bosun/${item.number}-fix`, files: [text("src/http/a.ts")] });
+    fake.faults.add({ kind: "error", status: 502, route: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files" });
+    const { report, outputs, failures } = await runGate(pull);
+    expect(report.verdict).toBe("could-not-check");
+    expect(outputs["verdict"]).toBe("could-not-check");
+    expect(failures.length).toBe(1);
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["failure"]);
+    expect(runsOn(pull.headSha)[0]?.output.title).toMatch(/could.not.check/i);
+    expect(runsOn(pull.headSha)[0]?.output.summary).toContain("Server Error");
+  });
+
   it("passes a clean PR judged at the event's head, with the check run on that head", async () => {
     const item = await approvedIssue(strict());
     await writeBatchClaim(bot, WHERE, [
