@@ -13,6 +13,9 @@ import type { RepoReader, SeparationReader, StatusWriter } from "./separation-gi
 /** The commit status branch protection requires. */
 export const SEPARATION_CONTEXT = "bosun/separation";
 
+/** Issues whose requesters are read (two requests each); a PR that names more is refused. */
+const MAX_NAMED_ISSUES = 10;
+
 /** GitHub lists at most 250 commits of a pull request. */
 const MAX_LISTED_COMMITS = 250;
 
@@ -83,6 +86,8 @@ async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull
  * so linking another issue can add people who may not approve, never drop the real requester.
  */
 async function requestersOf(github: SeparationActionDeps["github"], issues: readonly number[], approvalLabel: string): Promise<Requester[]> {
+  // Reading only some would let a long list hide the one that matters: refuse instead.
+  if (issues.length > MAX_NAMED_ISSUES) throw new Error(`the pull request links ${issues.length} issues; at most ${MAX_NAMED_ISSUES} are read for requesters`);
   const out: Requester[] = [];
   for (const n of issues) {
     const author = await github.issueAuthor(n);

@@ -123,6 +123,15 @@ describe("the requester comes from Bosun's record of the item, not the PR's link
     expect(out.verdict.counted).toEqual(["dave"]);
   });
 
+  it("a PR that links more issues than are read leaves an error, not a count that may miss the requester", async () => {
+    const links = Array.from({ length: 12 }, () => fake.addIssue(REPO, { user: "dave" }).number);
+    const pull = authoredBy(fake.addPull(REPO, { user: "claude[bot]", head: "copilot/fix", body: links.map((n) => `Closes #${n}`).join("\n") }), "claude[bot]", "1+claude[bot]@users.noreply.github.com");
+    approve(pull, "alice");
+    const { status } = await run(pull);
+    expect(status?.state).toBe("error");
+    expect(status?.description).toContain("12 issues");
+  });
+
   it("an item named by the branch alone (no claim record yet) still excludes its author", async () => {
     const five = fake.addIssue(REPO, { title: "asked by carol", user: "carol" });
     const pull = authoredBy(fake.addPull(REPO, { user: "claude[bot]", head: `bosun/${five.number}-fix` }), "claude[bot]", "1+claude[bot]@users.noreply.github.com");
