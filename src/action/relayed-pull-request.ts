@@ -27,3 +27,18 @@ export async function relayedPullRequest(io: ActionIo, pullsOf: PullsOfCommit): 
   const payload = { ...io.event.payload, pull_request: { number: first, head: { sha } } };
   return { ok: true, io: { ...io, event: { ...io.event, payload } } };
 }
+
+/**
+ * A `workflow_run` event whose `pull_requests` list is empty (GitHub lists none for a fork's run)
+ * with that list filled from the API: the open pull requests whose head is the run's `head_sha`.
+ * Other events, and runs that list their pull requests, pass unchanged.
+ */
+export async function withRunPullRequests(io: ActionIo, pullsOf: PullsOfCommit): Promise<ActionIo> {
+  if (io.event.name !== "workflow_run") return io;
+  const run = obj(io.event.payload["workflow_run"]);
+  const sha = typeof run?.["head_sha"] === "string" ? run["head_sha"] : "";
+  const listed = Array.isArray(run?.["pull_requests"]) ? (run["pull_requests"] as unknown[]) : [];
+  if (run === undefined || !SHA.test(sha) || listed.length > 0) return io;
+  const found = (await pullsOf(sha)).filter((p) => p.state === "open" && p.headSha === sha).map((p) => ({ number: p.number, head: { sha } }));
+  return { ...io, event: { ...io.event, payload: { ...io.event.payload, workflow_run: { ...run, pull_requests: found } } } };
+}

@@ -7,6 +7,9 @@ import { failOnInputError } from "../fail-on-input-error.js";
 import { canonicalGateIo, readGateInputs } from "../gate-inputs.js";
 import { runGateAction } from "../gate/run-gate-action.js";
 import type { CheckRunWriter } from "../gate/gate-github.js";
+import { Octokit } from "@octokit/rest";
+import { octokitPullsOfCommit } from "../octokit-pulls-of-commit.js";
+import { withRunPullRequests } from "../relayed-pull-request.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";
 import { acceptanceEnv } from "../../adapters/local/acceptance-env.js";
 import { runAcceptance } from "../../adapters/local/run-acceptance.js";
@@ -32,8 +35,11 @@ export function createGateMode(deps: GateModeDeps = {}): ActionMode {
       const apiKey = io.input("reviewer-api-key");
       for (const secret of [token, apiKey]) if (secret !== "") io.setSecret(secret);
       const secrets = [token, apiKey, ...secretValues(io.env)].filter((s) => s.length >= 4);
-      const github = createOctokitGateGitHub({ token, ...io.event.repo, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
-      await runGateAction(canonicalGateIo(io, inputs), {
+      const baseUrl = io.env["GITHUB_API_URL"] ?? "https://api.github.com";
+      const github = createOctokitGateGitHub({ token, ...io.event.repo, baseUrl });
+      // A fork's workflow_run lists no pull request: find it from the run's head SHA through the API.
+      const judged = await withRunPullRequests(canonicalGateIo(io, inputs), octokitPullsOfCommit(new Octokit({ auth: token, baseUrl, userAgent: "bosun-gate" }), io.event.repo));
+      await runGateAction(judged, {
         github: { ...github, ...redactingWriter(github, secrets) },
         // The command sees the allowlisted environment only, whatever the caller computed.
         runAcceptance: (options) => runAcceptance({ ...options, env: acceptanceEnv(io.env, inputs.passEnv), secrets }),

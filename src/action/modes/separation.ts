@@ -3,6 +3,7 @@ import { integerInput, tokenInput } from "../action-inputs.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { runSeparationAction } from "../separation/run-separation-action.js";
 import { Octokit } from "@octokit/rest";
+import { octokitPullsOfCommit } from "../octokit-pulls-of-commit.js";
 import { relayedPullRequest } from "../relayed-pull-request.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";
 
@@ -19,18 +20,7 @@ const separationMode: ActionMode = {
     io.setSecret(token);
     const baseUrl = io.env["GITHUB_API_URL"] ?? "https://api.github.com";
     // Reviews reach this trusted workflow through a relay (workflow_run): pull_request_review runs the PR's own workflow file.
-    const octokit = new Octokit({ auth: token, baseUrl, userAgent: "bosun-separation" });
-    const relayed = await relayedPullRequest(io, async (sha) => {
-      try {
-        const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...io.event.repo, commit_sha: sha, per_page: 100 });
-        return data.map((p) => ({ number: p.number, headSha: p.head.sha, state: p.state }));
-      } catch (err) {
-        // An unknown commit (404, or 422 "No commit found") has no pull request.
-        const status = (err as { status?: unknown }).status;
-        if (status === 404 || status === 422) return [];
-        throw err;
-      }
-    });
+    const relayed = await relayedPullRequest(io, octokitPullsOfCommit(new Octokit({ auth: token, baseUrl, userAgent: "bosun-separation" }), io.event.repo));
     if (!relayed.ok) {
       io.log.info(`bosun separation: ${relayed.reason}; nothing to do`);
       return;

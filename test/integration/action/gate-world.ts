@@ -54,6 +54,12 @@ export async function gateWorld(options: { command?: (scratch: string) => string
       await createGateMode().run(io.io);
       return io;
     },
+    /** Runs the gate mode on any event (e.g. the trusted `workflow_run` after the untrusted job). */
+    async runAs(eventName: string, payload: Record<string, unknown>, inputs: Record<string, string>, env: Record<string, string | undefined>) {
+      const io = memoryActionIo({ eventName, payload, inputs: { "github-token": RUNNER_TOKEN, ...inputs }, env: { GITHUB_API_URL: fake.url, ...env } });
+      await createGateMode().run(io.io);
+      return io;
+    },
     async close() {
       await fake.close();
       checkout.remove();
