@@ -32,6 +32,8 @@ export interface AddPullInput extends AddIssueInput {
   /** How many commits the head has over the base (default 1). */
   commitCount?: number;
   draft?: boolean;
+  /** A fork's `owner/name` as the head repository (the head branch still lives in the base's store). */
+  headRepo?: string;
   /** Override the totals the pull request object reports (they default to the sum of `files`). */
   totals?: { additions?: number; deletions?: number; changedFiles?: number };
 }
@@ -170,6 +172,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         mergedAt: null,
         files: input.files ?? [],
         commits,
+        ...(input.headRepo === undefined ? {} : { headRepo: input.headRepo }),
         ...(input.totals?.additions === undefined ? {} : { additions: input.totals.additions }),
         ...(input.totals?.deletions === undefined ? {} : { deletions: input.totals.deletions }),
         ...(input.totals?.changedFiles === undefined ? {} : { changedFiles: input.totals.changedFiles }),

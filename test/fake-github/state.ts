@@ -109,6 +109,8 @@ export interface PullRecord {
   files: PullFileRecord[];
   /** Commit shas in order, oldest first. */
   commits: string[];
+  /** Set for a pull request from a fork: the head repository's `owner/name`. */
+  headRepo?: string;
   /** Totals as the pull request object reports them; default to the sum over files. */
   additions?: number;
   deletions?: number;

@@ -14,6 +14,13 @@ export function pullTotals(pull: PullRecord): { additions: number; deletions: nu
   };
 }
 
+/** The head side of a pull request from a fork: the fork's owner and full name (its commits live in the base's store). */
+function forkSide(state: FakeState, base: Record<string, unknown>, fullName: string, ref: string, sha: string): Record<string, unknown> {
+  const [owner = "", name = ""] = fullName.split("/");
+  const user = userJson(state, owner);
+  return { label: `${owner}:${ref}`, ref, sha, user, repo: { ...base, name, full_name: fullName, owner: user, fork: true, html_url: `${String(base["html_url"]).replace(/[^/]+\/[^/]+$/, fullName)}` } };
+}
+
 /** `pull-request` (a superset of `pull-request-simple`, which lists return). */
 export function pullJson(state: FakeState, repo: RepoState, pull: PullRecord): Record<string, unknown> {
   const issue = repo.issues.get(pull.number);
@@ -57,7 +64,7 @@ export function pullJson(state: FakeState, repo: RepoState, pull: PullRecord): R
     assignees,
     requested_reviewers: [],
     requested_teams: [],
-    head: side(pull.headRef, pull.headSha),
+    head: pull.headRepo === undefined ? side(pull.headRef, pull.headSha) : forkSide(state, repository, pull.headRepo, pull.headRef, pull.headSha),
     base: side(pull.baseRef, pull.baseSha),
     _links: {
       self: { href: url },

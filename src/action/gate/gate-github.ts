@@ -6,6 +6,8 @@ export interface PullFacts {
   readonly headSha: string;
   readonly baseSha: string;
   readonly headRef: string;
+  /** The head is in another repository than the base (a fork), or its repository is gone. */
+  readonly fromFork: boolean;
   readonly body: string | null;
   readonly labels: readonly string[];
   readonly additions: number;

@@ -74,7 +74,7 @@ async function judge(io: ActionIo, deps: GateActionDeps, number: number, sha: st
   if (pull.headSha !== sha) return cannotCheckReport(movedHead(sha, pull.headSha, "before the gate read it"));
   const prefix = io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX;
   const botLogin = io.input("bot-login").trim() || "bosun[bot]";
-  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin });
+  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, fromFork: pull.fromFork, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin });
   const resolved = await resolveBrief(deps.github, pull, botLogin, item);
   if (!resolved.ok) return cannotCheckReport(resolved.reason);
   const { brief } = resolved;

@@ -32,6 +32,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         headSha: data.head.sha,
         baseSha: data.base.sha,
         headRef: data.head.ref,
+        fromFork: data.head.repo === null || data.head.repo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
         baseRef: data.base.ref,
         author: user(data.user),
         authorIsBot: data.user?.type === "Bot",

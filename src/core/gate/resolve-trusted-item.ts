@@ -7,6 +7,8 @@ export interface ItemEvidence {
   /** The `item` input of a trusted workflow_dispatch run, when the gate was dispatched for one. */
   readonly dispatchItem?: string;
   readonly hints: PullHints;
+  /** The head lives in another repository (a fork, or a deleted one): its branch name is its author's, not Bosun's. */
+  readonly fromFork?: boolean;
 }
 
 /**
@@ -57,7 +59,8 @@ const same = (a: Named, b: Named): boolean => ("issue" in a && "issue" in b ? a.
 export function nameItem(evidence: ItemEvidence): NamedItem {
   const dispatched = evidence.dispatchItem === undefined || evidence.dispatchItem.trim() === "" ? undefined : fromDispatch(evidence.dispatchItem.trim());
   if (dispatched !== undefined && "bad" in dispatched) return { kind: "conflict", reason: dispatched.bad };
-  const branch = fromBranch(evidence.headRef);
+  // Bosun names branches in the base repository; a fork can name its branch anything.
+  const branch = evidence.fromFork === true ? undefined : fromBranch(evidence.headRef);
   if (dispatched !== undefined && branch !== undefined && !same(dispatched, branch)) {
     return { kind: "conflict", reason: `${dispatched.how} names ${label(dispatched)} but ${branch.how} names ${label(branch)}` };
   }
@@ -75,6 +78,7 @@ export function nameItem(evidence: ItemEvidence): NamedItem {
     if (badLabel !== undefined) return { kind: "conflict", reason: `the label bosun:brief:${badLabel} disagrees with brief ${trusted.briefId} (${trusted.how})` };
     return { kind: "brief", briefId: trusted.briefId, how: trusted.how };
   }
+  if (evidence.fromFork === true) return { kind: "none", reason: "the pull request comes from a fork: its branch name and its links are its author's choice, so only a trusted workflow_dispatch input `item` names its item" };
   if (issues.length > 1) return { kind: "conflict", reason: `the pull request closes ${issues.map((n) => `#${n}`).join(", ")}: with no item named by Bosun, one brief cannot be chosen` };
   const [only] = issues;
   if (only !== undefined) {

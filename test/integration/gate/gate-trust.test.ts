@@ -277,6 +277,19 @@ describe("the approved brief of the dispatched item, never one the PR picks", ()
     expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["failure"]);
   });
 
+  it.each([
+    ["names its branch bosun/<n>-…", (n: number) => ({ head: `bosun/${n}-fix` })],
+    ["closes a dispatched item", (n: number) => ({ head: "patch-1", body: `Closes #${n}` })],
+  ])("a fork's PR that %s does not get that item's brief (a fork's branch and links are its author's choice)", async (_name, fields) => {
+    const five = await approvedIssue(loose());
+    await writeClaim(bot, WHERE, five.number, grant(String(five.number), { briefHash: briefHash(loose()) }));
+    const pull = pullWithCheckout({ user: "stranger", headRepo: "stranger/app", files: [text("src/db/pool.ts")], ...fields(five.number) });
+    const { report } = await runGate(pull);
+    expect(report.verdict).toBe("could-not-check");
+    expect(report.checks[0]?.evidence).toContain("fork");
+    expect(runsOn(pull.headSha).every((r) => r.conclusion !== "success")).toBe(true);
+  });
+
   it("a dispatch input naming another item than the branch is could-not-check", async () => {
     const five = await approvedIssue(strict());
     const seven = await approvedIssue(loose());

@@ -25,6 +25,9 @@ describe("naming the item from Bosun's side; the PR's hints may only agree", () 
     ["a label alone", { headRef: "feature", hints: hints(null, ["bosun:brief:loose"]) }, { kind: "none" }],
     ["nothing at all", { headRef: "feature", hints: hints("no link") }, { kind: "none" }],
     ["an issue-<n> branch a human picked", { headRef: "mona/issue-5", hints: hints(null) }, { kind: "none" }],
+    ["a fork's branch named bosun/<n>-…", { headRef: "bosun/5-fix", fromFork: true, hints: hints(null) }, { kind: "none" }],
+    ["a fork's Closes", { headRef: "patch-1", fromFork: true, hints: hints("Closes #5") }, { kind: "none" }],
+    ["a trusted dispatch input for a fork's PR", { headRef: "bosun/7-x", fromFork: true, dispatchItem: "5", hints: hints("Closes #5") }, { kind: "issue", issue: 5 }],
   ])("%s", (_name, evidence, expected) => {
     expect(nameItem(evidence)).toMatchObject(expected);
   });
