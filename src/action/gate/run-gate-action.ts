@@ -97,8 +97,10 @@ async function judge(io: ActionIo, deps: GateActionDeps, number: number, sha: st
   if (choice.kind === "reviewer") checks.push(await runReview(choice.reviewer, choice.mode, brief, diff, checks));
   // Last look before posting: a head that moved meanwhile is judged by its own run, not this one.
   const now = await deps.github.pull(number);
-  if (now.headSha !== sha) checks.push(checkResult("diff", "could-not-check", movedHead(sha, now.headSha, "while the gate ran")));
-  return gateReport({ id: brief.id, hash: resolved.hash, source: resolved.source }, checks);
+  const report = gateReport({ id: brief.id, hash: resolved.hash, source: resolved.source }, checks);
+  if (now.headSha === sha) return report;
+  // The checks stay in the report for the record, but a moved head is could-not-check, even over a failure.
+  return { ...report, verdict: "could-not-check", checks: [checkResult("diff", "could-not-check", movedHead(sha, now.headSha, "while the gate ran")), ...checks] };
 }
 
 function movedHead(judged: string, now: string, when: string): string {

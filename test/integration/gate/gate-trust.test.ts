@@ -123,7 +123,20 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
     expect(b).not.toBe("");
     expect(runsOn(b)).toEqual([]);
     expect(report.verdict).toBe("could-not-check");
+    expect(report.checks[0]?.evidence).toContain("while the gate ran");
     expect(runsOn(a).every((r) => r.conclusion !== "success")).toBe(true);
+  });
+
+  it("a head that moves mid-run is could-not-check even when a check failed (nothing final is said about a superseded run)", async () => {
+    const item = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, item.number, grant(String(item.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `bosun/${item.number}-fix`, files: [text("src/db/pool.ts")] });
+    const io = gateIo(pull);
+    const github = createOctokitGateGitHub({ token: TOKEN, ...WHERE, baseUrl: fake.url });
+    const report = await runGateAction(io.io, { github, fetch, secrets: [TOKEN], runAcceptance: async (o) => { const run = await runAcceptance(o); pushTo(fake, REPO, pull); return run; } });
+    expect(report.checks.find((c) => c.check === "paths")?.result).toBe("failed");
+    expect(report.verdict).toBe("could-not-check");
+    expect(io.outputs["verdict"]).toBe("could-not-check");
   });
 
   it("cannot check when the working tree is not the event's commit (the acceptance ran on something else)", async () => {
