@@ -114,6 +114,8 @@ async function acceptanceCheck(io: ActionIo, deps: GateActionDeps, acceptance: {
   if (io.input("run-acceptance").trim() === "false") return checkAcceptance({ kind: "not-run", command: acceptance.command, reason: "run-acceptance is false" });
   if (deps.handedAcceptance !== undefined) {
     const handed = await deps.handedAcceptance();
+    // A result that was refused or never ran says why itself; it is could-not-check either way.
+    if (handed.run.kind === "not-run") return checkAcceptance(handed.run);
     if (handed.sha.toLowerCase() !== sha) return notAt("the handed-over acceptance result", handed.sha);
     // The brief (trusted) chooses the command; a result of any other command says nothing about it.
     if (handed.run.command !== acceptance.command) return checkResult("acceptance", "could-not-check", `the handed-over acceptance result is for \`${handed.run.command}\`, not the brief's \`${acceptance.command}\``);

@@ -155,6 +155,7 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
   it.each([
     ["for another commit", (_sha: string) => ({ sha: "f".repeat(40), run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
     ["for another command than the brief's", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "echo ok", exitCode: 0, ms: 1, tail: "" } }), "could-not-check"],
+    ["that ran (a refused one says why)", (_sha: string) => ({ sha: "", run: { kind: "not-run" as const, command: "true", reason: "REFUSED-BECAUSE-X" } }), "could-not-check"],
     ["for the judged commit and the brief's command", (sha: string) => ({ sha, run: { kind: "exited" as const, command: "true", exitCode: 0, ms: 1, tail: "" } }), "pass"],
   ])("takes a handed-over acceptance result only %s", async (_name, handed, verdict) => {
     const item = await approvedIssue(strict());
@@ -166,6 +167,7 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
     const report = await runGateAction(io.io, { github, fetch, secrets: [TOKEN], handedAcceptance: async () => handed(pull.headSha), runAcceptance: async (o) => ((ran = true), runAcceptance(o)) });
     expect(ran).toBe(false);
     expect(report.verdict).toBe(verdict);
+    if (_name.startsWith("that ran")) expect(report.checks[0]?.evidence).toContain("REFUSED-BECAUSE-X");
     expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual([verdict === "pass" ? "success" : "failure"]);
   });
 
