@@ -244,6 +244,28 @@ describe("the approved brief of the dispatched item, never one the PR picks", ()
     expect(runsOn(pull.headSha).every((r) => r.conclusion !== "success")).toBe(true);
   });
 
+  it("a snapshot re-approved after dispatch does not replace the one the claim record froze", async () => {
+    const five = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, five.number, grant(String(five.number), { briefHash: briefHash(strict()) }));
+    // A later approval writes a newer, looser snapshot; the work in flight was dispatched under the first.
+    await bot.issues.createComment({ ...WHERE, issue_number: five.number, body: renderSnapshotComment({ ...loose(), id: "strict" }) });
+    const pull = pullWithCheckout({ head: `bosun/${five.number}-fix`, files: [text("src/db/pool.ts")] });
+    const { report } = await runGate(pull);
+    expect(report.brief?.hash).toBe(briefHash(strict()));
+    expect(report.verdict).toBe("fail");
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["failure"]);
+  });
+
+  it("with a claim record that predates brief hashes, the bot's never-edited snapshot is used, and the report says so", async () => {
+    const five = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, five.number, grant(String(five.number)));
+    const pull = pullWithCheckout({ head: `bosun/${five.number}-fix`, files: [text("src/http/a.ts")] });
+    const { report, logs } = await runGate(pull);
+    expect(report.verdict).toBe("pass");
+    expect(report.brief?.source).toContain("holds no brief hash");
+    expect(logs.join("\n")).toContain("never edited");
+  });
+
   it("with a claim record that predates brief hashes, an edited snapshot is could-not-check (its edit history)", async () => {
     const five = await approvedIssue(strict());
     await writeClaim(bot, WHERE, five.number, grant(String(five.number)));
