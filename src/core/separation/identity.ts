@@ -34,10 +34,11 @@ export function identityKeys(person: { login?: string | null; email?: string | n
 }
 
 /**
- * Agents every repository has without configuration (normalized): Copilot's coding-agent accounts.
- * Any `…[bot]` identity is an agent too (isBotIdentity).
+ * Agents every repository has without configuration (normalized): Copilot's coding-agent accounts,
+ * and the address Claude Code signs its `Co-authored-by` trailers with. Any `…[bot]` identity is an
+ * agent too (isBotIdentity).
  */
-export const DEFAULT_AGENTS: readonly string[] = ["copilot", "copilot-swe-agent"];
+export const DEFAULT_AGENTS: readonly string[] = ["copilot", "copilot-swe-agent", "noreply@anthropic.com"];
 
 /** Whether an identity string (login, email or name) names a bot: `x[bot]`, or a bot's noreply address. */
 export function isBotIdentity(value: string | null | undefined): boolean {

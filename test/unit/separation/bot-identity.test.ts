@@ -29,6 +29,7 @@ describe("agent work is found without configuration", () => {
     ["Copilot's coding agent", facts({ author: "copilot-swe-agent" })],
     ["a commit by a bot's noreply address", facts({ commits: [{ sha: HEAD, author: { email: "1+claude[bot]@users.noreply.github.com" }, committer: {}, message: "x" }] })],
     ["a co-author that is a bot", facts({ commits: [{ sha: HEAD, author: { login: "dave" }, committer: {}, message: "x\n\nCo-authored-by: Claude <noreply@anthropic.com>\nCo-authored-by: claude[bot] <1+claude[bot]@users.noreply.github.com>" }] })],
+    ["a human's commit co-authored by Claude Code", facts({ commits: [{ sha: HEAD, author: { login: "dave" }, committer: {}, message: "x\n\nCo-Authored-By: Claude <noreply@anthropic.com>" }] })],
     ["an approving review by a bot", facts({ reviews: [{ login: "reviewer-app", isBot: true, state: "APPROVED", commitId: HEAD, at: "t", association: "COLLABORATOR" }] })],
   ])("%s", (_name, f) => {
     const analysis = separationCandidates(f, noAgents);
