@@ -71,4 +71,11 @@ describe("the Action's entry with a broken environment", () => {
     expect(errors(out.stdout)[0]).toMatch(/GITHUB_EVENT_PATH '\/nonexistent\/event\.json' cannot be read/);
     noStackTrace(out);
   });
+
+  it("a secret pasted into the wrong input is masked in the error that quotes it", async () => {
+    const token = "ghs_pastedIntoTheWrongInput0123456789abc";
+    const out = await runEntry({ INPUT_MODE: "separation", "INPUT_GITHUB-TOKEN": token, "INPUT_REQUIRED-APPROVALS": token, GITHUB_REPOSITORY: "acme/app", GITHUB_EVENT_PATH: eventFile("{}") });
+    expect(errors(out.stdout)).toEqual(["::error::bosun separation: input 'required-approvals': '***' is not a whole number from 1 to 100"]);
+    expect(out.stdout + out.stderr).not.toContain(token);
+  });
 });
