@@ -42,6 +42,7 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   };
   markBot(facts.author, facts.authorIsBot === true);
   for (const r of facts.reviews) markBot(r.login, r.isBot === true);
+  for (const c of facts.comments) markBot(c.login);
   if (agents.has(normalizeLogin(facts.author))) agentWork.push(`opened by ${facts.author}`);
   if (facts.dispatchedByBosun) agentWork.push("dispatched by Bosun");
   for (const commit of facts.commits) {

@@ -41,3 +41,14 @@ describe("agent work is found without configuration", () => {
     expect(separationCandidates(facts({ commits: [{ sha: HEAD, author: { login: "dave", email: "dave@example.com" }, committer: { login: "web-flow" }, message: "x" }] }), noAgents).agentWork).toEqual([]);
   });
 });
+
+describe("a bot's approval never counts, however it is given", () => {
+  it.each([
+    ["a /approve comment by a [bot] login", facts({ comments: [{ login: "helper[bot]", body: `/approve ${HEAD}`, at: "t", association: "COLLABORATOR" }] })],
+    ["an approving review by a [bot] login", facts({ reviews: [{ login: "helper[bot]", state: "APPROVED", commitId: HEAD, at: "t", association: "COLLABORATOR" }] })],
+  ])("%s", (_name, f) => {
+    const analysis = separationCandidates(f, noAgents);
+    expect(analysis.candidates).toEqual([]);
+    expect(analysis.notCounted.find((n) => n.login === "helper[bot]")?.why).toContain("agent");
+  });
+});
