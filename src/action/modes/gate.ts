@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { Octokit } from "@octokit/rest";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import type { AcceptanceResult } from "../acceptance-result.js";
 import { readAcceptanceResult } from "../acceptance-result.js";
@@ -7,7 +8,6 @@ import { failOnInputError } from "../fail-on-input-error.js";
 import { canonicalGateIo, readGateInputs } from "../gate-inputs.js";
 import { runGateAction } from "../gate/run-gate-action.js";
 import type { CheckRunWriter } from "../gate/gate-github.js";
-import { Octokit } from "@octokit/rest";
 import { octokitPullsOfCommit } from "../octokit-pulls-of-commit.js";
 import { withRunPullRequests } from "../relayed-pull-request.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";

@@ -1,8 +1,8 @@
+import { Octokit } from "@octokit/rest";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { integerInput, tokenInput } from "../action-inputs.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { runSeparationAction } from "../separation/run-separation-action.js";
-import { Octokit } from "@octokit/rest";
 import { octokitPullsOfCommit } from "../octokit-pulls-of-commit.js";
 import { relayedPullRequest } from "../relayed-pull-request.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";
