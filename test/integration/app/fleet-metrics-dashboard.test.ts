@@ -92,5 +92,14 @@ describe("fleet metrics on the App's dashboard", () => {
     expect(dash).toContain("1 posted by an app that is not trusted");
     expect(dash).toMatch(/Cost per accepted task \(1 accepted/);
     expect(dash).toContain("not accepted: 0 landed ok with no gate verdict yet, 1 landed ok but the gate did not pass");
+
+    // Reading the verdicts again when nothing changed costs 304s only (no rate limit).
+    const pos = h.logPosition();
+    const d = h.issue(body("task:later"), "d");
+    await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: d, labels: ["bosun:ready"] });
+    await fake.webhooks.flush();
+    const reads = h.botRequests(pos).filter((r) => r.includes("/check-runs"));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const r of reads) expect(r).toMatch(/ 304$/);
   }, 30_000);
 });
