@@ -11,6 +11,8 @@ import { registerIntake } from "./intake/register-intake.js";
 import { createSerializeByKey } from "./intake/serialize-by-key.js";
 import type { AppOctokit } from "./app-octokit.js";
 import { schedulerDashboardState } from "./dashboard/scheduler-dashboard-state.js";
+import { gateVerdictReader, trustedGateApps } from "./dashboard/gate-check-events.js";
+import type { Octokit } from "@octokit/rest";
 import { registerScheduler } from "./scheduler/register-scheduler.js";
 import { scheduleTicks } from "./scheduler/schedule-ticks.js";
 import type { Clock } from "../core/engine/clock.js";
@@ -69,6 +71,8 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     },
   });
   if (options.scheduler === false) return;
+  // The gate's verdicts, read back from its check runs for the items this process landed (fleet metrics).
+  const gateVerdictsOf = gateVerdictReader(snapshots, async () => trustedGateApps(await botLogin()), (error) => app.log.warn({ error }, "bosun: could not read bosun/gate check runs for the fleet metrics"));
   const scheduler = registerScheduler(app, {
     loadConfig: (octokit, owner, repo) => configLoader.load(octokit as unknown as AppOctokit, { owner, repo }),
     clock: options.clock ?? systemClock,
@@ -77,7 +81,8 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     snapshots,
     // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
-      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents });
+      const gates = await gateVerdictsOf(octokit as unknown as Octokit, { owner, repo }, repoScheduler.recentEvents);
+      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents, gates });
       await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
     },
   });

@@ -1,6 +1,7 @@
 import type { GateReport } from "../../core/gate/gate-report.js";
 import { batchAnnotations } from "../../core/gate/batch-annotations.js";
 import { renderGateMarkdown } from "../../core/gate/render-gate-report.js";
+import { renderGateCheckMarker } from "../../core/journal/gate-check-marker.js";
 import type { CheckAnnotation, CheckRunWriter } from "./gate-github.js";
 
 /** The check run's name: branch protection requires it by this name. */
@@ -20,7 +21,9 @@ export function checkAnnotations(report: GateReport): CheckAnnotation[] {
 
 /** Posts one completed check run with the report, its annotations batched 50 a request. */
 export async function publishGateReport(writer: CheckRunWriter, headSha: string, report: GateReport, detailsUrl?: string): Promise<number> {
-  const summary = renderGateMarkdown(report).slice(0, MAX_SUMMARY);
+  // The first line is the machine-readable verdict the App turns into a GATE event (fleet metrics).
+  const marker = renderGateCheckMarker({ v: 1, item: report.brief?.id ?? null, brief: report.brief?.hash ?? null, verdict: report.verdict, sha: headSha });
+  const summary = `${marker}\n${renderGateMarkdown(report)}`.slice(0, MAX_SUMMARY);
   const title = report.verdict === "pass" ? "pass" : report.verdict === "fail" ? `fail: ${report.checks.filter((c) => c.result === "failed" && c.advisory !== true).map((c) => c.check).join(", ")}` : "could not check";
   const [first = [], ...rest] = batchAnnotations(checkAnnotations(report));
   // could-not-check is not a pass: it must block a required check like a failure does.

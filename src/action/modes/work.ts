@@ -60,7 +60,8 @@ const work: ActionMode = {
     const result = await dispatch(found.token, found.snapshot.brief, found.snapshot.brief.tier, new AbortController().signal);
     io.setOutput("stop", JSON.stringify(result.stop));
     io.setOutput("evidence", JSON.stringify(result.evidence ?? null));
-    const landed = await scheduler.land(config, found.issue, found.token, result.stop, result.evidence);
+    io.setOutput("cost", JSON.stringify(result.cost ?? null));
+    const landed = await scheduler.land(config, found.issue, found.token, result.stop, result.evidence, result.cost);
     await io.summary(
       [
         `### Bosun work on #${item} (epoch ${epoch})`,

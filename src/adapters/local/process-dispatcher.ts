@@ -5,6 +5,7 @@ import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { parseStop } from "../../core/stop/parse-stop.js";
+import { costFromResultFile } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
 import { runShell } from "./run-shell.js";
 
@@ -35,6 +36,7 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
     const redact = (text: string): string => redactSecrets(text, options.secrets);
     let log = Promise.resolve();
+    const started = performance.now();
     const run = await runShell({
       command: options.command,
       cwd: options.cwd,
@@ -47,18 +49,20 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       },
     });
     await log.catch(() => undefined);
-    const evidence = { command: options.command, exit: run.exit, lines: run.tail.map(redact) };
-    if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence };
-    if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence };
-    if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence };
+    // The cost rides on every outcome (a failed run was paid for too); a malformed one is said in the evidence.
+    const { cost, problem } = await costFromResultFile(resultPath, performance.now() - started);
+    const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? run.tail.map(redact) : [...run.tail.map(redact), problem] };
+    if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
+    if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
+    if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };
     const written = await readResult(resultPath);
     if (written !== undefined) {
-      if (written.ok) return { stop: written.stop, evidence };
-      return { stop: failed("unclassified", `result file is not a valid stop: ${written.problem}`), evidence };
+      if (written.ok) return { stop: written.stop, evidence, cost };
+      return { stop: failed("unclassified", `result file is not a valid stop: ${written.problem}`), evidence, cost };
     }
-    if (run.exit === 0) return { stop: done(), evidence };
-    if (run.exit === EXIT_RETRY) return { stop: failed("retry", `exit ${EXIT_RETRY} (transient)`), evidence };
-    return { stop: failed("unclassified", run.exit === null ? `ended by ${run.signal ?? "a signal"}` : `exit ${run.exit}`), evidence };
+    if (run.exit === 0) return { stop: done(), evidence, cost };
+    if (run.exit === EXIT_RETRY) return { stop: failed("retry", `exit ${EXIT_RETRY} (transient)`), evidence, cost };
+    return { stop: failed("unclassified", run.exit === null ? `ended by ${run.signal ?? "a signal"}` : `exit ${run.exit}`), evidence, cost };
   };
 }
 

@@ -6,6 +6,7 @@ import type { JournalEvent } from "../../core/journal/journal-event.js";
 import { fleetMetrics } from "../../core/metrics/fleet-metrics.js";
 import { parseJournalLine } from "../../core/metrics/journal-record.js";
 import { renderFleetMetrics } from "../../core/metrics/render-fleet-metrics.js";
+import type { GateVerdicts } from "./gate-check-events.js";
 
 export interface RecentLand {
   readonly issue: number;
@@ -28,6 +29,8 @@ export function schedulerDashboardState(input: {
   denials?: ReadonlyMap<string, number>;
   /** The journal events this process saw for the repository. */
   events?: readonly JournalEvent[];
+  /** The gate's verdicts read back from its `bosun/gate` check runs (see gate-check-events.ts). */
+  gates?: GateVerdicts;
 }): DashboardState {
   const { config, report } = input;
   const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
@@ -48,15 +51,27 @@ export function schedulerDashboardState(input: {
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
     ...(input.denials === undefined || input.denials.size === 0 ? {} : { denials: Object.fromEntries(input.denials) }),
-    ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events) }),
+    ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events, input.gates) }),
   };
 }
 
-/** `bosun stats` over the events this process journalled (the app keeps no journal file). */
-function fleetMetricsSection(events: readonly JournalEvent[]): { scope: string; text: string } {
-  const records = events.flatMap((e, i) => {
+/**
+ * `bosun stats` over the events this process journalled (the app keeps no journal file) and the
+ * GATE events read back from the gate's check runs, with what those cover said in the scope line.
+ */
+function fleetMetricsSection(events: readonly JournalEvent[], gates: GateVerdicts | undefined): { scope: string; text: string } {
+  const all = [...events, ...(gates === undefined || "failed" in gates ? [] : gates.events)];
+  const records = all.flatMap((e, i) => {
     const parsed = parseJournalLine(JSON.stringify(e), i + 1);
     return parsed !== undefined && "record" in parsed ? [parsed.record] : [];
   });
-  return { scope: `Over the last ${records.length} events this app process journalled (since ${events[0]?.t ?? "start"}).`, text: renderFleetMetrics(fleetMetrics(records)) };
+  const scope = [`Over the last ${events.length} events this app process journalled (since ${events[0]?.t ?? "start"}).`, gateScope(gates)].join(" ");
+  return { scope, text: renderFleetMetrics(fleetMetrics(records)) };
+}
+
+function gateScope(gates: GateVerdicts | undefined): string {
+  if (gates === undefined) return "Gate verdicts: not read.";
+  if ("failed" in gates) return `Gate verdicts: could not be read this time (${gates.failed}), so the rejection rate and the accepted count are incomplete.`;
+  const ignored = Object.entries(gates.ignored).map(([why, n]) => `${n} ${why}`);
+  return `Gate verdicts: ${gates.events.length} read from \`bosun/gate\` check runs on the pull requests of ${gates.items} landed items${ignored.length === 0 ? "" : `; ignored: ${ignored.join(", ")}`}.`;
 }

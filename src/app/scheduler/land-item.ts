@@ -1,5 +1,6 @@
 import type { ClaimToken, ReleaseMode } from "../../core/claims/claim-token.js";
 import type { Evidence } from "../../core/journal/journal-event.js";
+import type { RunCost } from "../../core/journal/run-cost.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
 import { describeStop } from "../../core/stop/stop.js";
 import { dispositionFor } from "../../core/stop/disposition-for.js";
@@ -20,6 +21,8 @@ export interface Landing {
   readonly summary: string;
   readonly mode: ReleaseMode;
   readonly evidence?: Evidence;
+  /** What the run cost, where the worker's result said (work mode): journalled on LAND. */
+  readonly cost?: RunCost;
 }
 
 /** Decides a landing at the token's attempt (the epoch counts attempts). */
@@ -34,12 +37,12 @@ export function landingOf(deps: Pick<TickDeps, "config">, token: ClaimToken, sto
  * Lands one outcome on its own: the claim ref moves to a settled (or released) commit by
  * compare-and-swap first — a stale epoch stops here — then the journal, labels and comment follow.
  */
-export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence): Promise<{ disposition: Disposition; summary: string } | undefined> {
+export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence, cost?: RunCost): Promise<{ disposition: Disposition; summary: string } | undefined> {
   const now = deps.clock.now();
-  const landing = landingOf(deps, token, stop, now, evidence);
+  const landing = { ...landingOf(deps, token, stop, now, evidence), ...(cost === undefined ? {} : { cost }) };
   const released = await deps.store.release(token, landing.mode, now);
   if (!released.ok) {
-    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, evidence === undefined ? { stop } : { stop, evidence }, landing.disposition), fenced: `${released.reason}: ${released.detail}` });
+    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, { stop, ...(evidence === undefined ? {} : { evidence }), ...(cost === undefined ? {} : { cost }) }, landing.disposition), fenced: `${released.reason}: ${released.detail}` });
     return undefined;
   }
   await afterLanding(deps, n, issue, token, landing);
@@ -50,9 +53,9 @@ export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | un
 export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, landing: Landing): Promise<void> {
   const { github, config, clock } = deps;
   const labels = config.labels;
-  const { stop, disposition, evidence } = landing;
+  const { stop, disposition, evidence, cost } = landing;
   const emit = journalEmitter(deps.journal, clock);
-  emit(landEvent(String(n), token.epoch, evidence === undefined ? { stop } : { stop, evidence }, disposition));
+  emit(landEvent(String(n), token.epoch, { stop, ...(evidence === undefined ? {} : { evidence }), ...(cost === undefined ? {} : { cost }) }, disposition));
   emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
   if (issue === undefined) return;
   const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));

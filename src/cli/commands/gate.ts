@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { acceptanceEnv } from "../../adapters/local/acceptance-env.js";
+import { journalGateVerdict } from "./journal-gate-verdict.js";
 import { gitDiff } from "../../adapters/local/git-diff.js";
 import { headCheckout } from "../../adapters/local/head-checkout.js";
 import { runAcceptance } from "../../adapters/local/run-acceptance.js";
@@ -31,6 +32,9 @@ counted) and sensitive paths; names every failing path.
   --head REF            default: HEAD; another commit is checked out in a temporary worktree
   --no-acceptance       do not run the acceptance command (the check is then could-not-check)
   --json                print the report as JSON
+  --state DIR           journal the verdict as a GATE event in DIR/journal.jsonl (item = the
+                        brief's id, class = its claim key's namespace, sha = the head commit),
+                        where \`bosun drain --state DIR\` and \`bosun stats\` find it
 
 Reviewer (optional): BOSUN_REVIEWER=anthropic|openai|command, BOSUN_REVIEW_MODE=advisory|blocking,
 BOSUN_REVIEWER_MODEL, BOSUN_REVIEWER_URL, BOSUN_REVIEWER_COMMAND; the key from ANTHROPIC_API_KEY
@@ -52,13 +56,13 @@ export function createGateCommand(deps: GateCommandDeps = {}): CliCommand {
 }
 
 async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps): Promise<number> {
-  let values: { brief?: string | undefined; base?: string | undefined; head?: string | undefined; json?: boolean | undefined; "no-acceptance"?: boolean | undefined };
+  let values: { brief?: string | undefined; base?: string | undefined; head?: string | undefined; json?: boolean | undefined; "no-acceptance"?: boolean | undefined; state?: string | undefined };
   try {
     values = parseArgs({
       args: [...args],
       strict: true,
       allowPositionals: false,
-      options: { brief: { type: "string" }, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, "no-acceptance": { type: "boolean" } },
+      options: { brief: { type: "string" }, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, "no-acceptance": { type: "boolean" }, state: { type: "string" } },
     }).values;
   } catch (err) {
     io.stderr.write(`bosun gate: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
@@ -91,6 +95,7 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
   const read = await gitDiff(io.cwd, base, head);
   if (!read.ok) {
     io.stderr.write(`bosun gate: cannot read the diff ${base}...${head}: ${read.message}\n`);
+    if (values.state !== undefined) await journalGateVerdict(io, values.state, brief, head, "could-not-check");
     return GATE_EXIT["could-not-check"];
   }
   const checks = runMechanicalChecks(brief, read.diff, compileGateConfig(DEFAULT_GATE_CONFIG));
@@ -100,6 +105,7 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
   if (review !== undefined) checks.push(review);
   const report = gateReport({ id: brief.id, hash: briefHash(brief), source: values.brief }, checks);
   io.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderGateText(report));
+  if (values.state !== undefined && !(await journalGateVerdict(io, values.state, brief, head, report.verdict))) return GATE_EXIT["could-not-check"];
   return GATE_EXIT[report.verdict];
 }
 

@@ -1,5 +1,6 @@
 import type { ClaimToken } from "../claims/claim-token.js";
 import type { Evidence } from "../journal/journal-event.js";
+import type { RunCost } from "../journal/run-cost.js";
 import type { Disposition, Stop } from "../stop/stop.js";
 import type { WorkerControl } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
@@ -8,6 +9,8 @@ import type { WorkItem } from "./work-item.js";
 export interface RunResult {
   readonly stop: Stop;
   readonly evidence?: Evidence;
+  /** What the run cost, journalled on its LAND. */
+  readonly cost?: RunCost;
 }
 
 /** What the engine decided about a run, handed to `land`. */

@@ -1,5 +1,6 @@
 import type { DenyReason } from "../claims/claim-token.js";
 import type { BudgetLimit, FailureClass } from "../stop/stop.js";
+import type { RunCost } from "./run-cost.js";
 
 /** Structured evidence of a run: what ran, how it exited, and the key lines of its output. */
 export interface Evidence {
@@ -36,8 +37,21 @@ export type JournalEvent =
       /** What the engine did with the outcome: settled ok, retried, refused or handed to a human. */
       readonly disposition: "ok" | "retry" | "refuse" | "human";
       readonly evidence?: Evidence;
+      /** What the run cost: the wall clock always where Bosun ran the worker, tokens and usd as the worker reported them. */
+      readonly cost?: RunCost;
       /** Set when the land was refused because a newer epoch holds the item (fencing). */
       readonly fenced?: string;
+    })
+  | (Base & {
+      readonly event: "GATE";
+      readonly item: string;
+      /** The task class (the namespace of the brief's claim key, see `taskClassOf`). */
+      readonly class: string;
+      /** The commit the verdict is about. */
+      readonly sha: string;
+      readonly verdict: "pass" | "fail" | "could-not-check";
+      /** Which face ran the gate: the CLI, the Action, or the App reading the Action's check run. */
+      readonly by: "cli" | "action" | "check-run";
     })
   | (Base & { readonly event: "RELEASE"; readonly item: string; readonly epoch: number })
   | (Base & { readonly event: "RECLAIM"; readonly item: string; readonly from: string; readonly epoch: number })

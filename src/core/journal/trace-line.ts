@@ -19,6 +19,8 @@ export function traceLine(event: JournalEvent): string {
       const stop = [event.stop.kind, event.stop.limit, event.failure].filter((x) => x !== undefined).join("/");
       return event.ok ? base : `${base}  ${stop} -> ${event.disposition}${event.stop.reason === undefined ? "" : `: ${event.stop.reason}`}`;
     }
+    case "GATE":
+      return `GATE ${event.item} ${event.verdict}  class ${event.class}, ${event.sha.slice(0, 12)}`;
     case "RELEASE":
       return `RELEASE ${event.item}`;
     case "RECLAIM":

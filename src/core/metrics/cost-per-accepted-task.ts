@@ -7,8 +7,12 @@ const UNITS: readonly Unit[] = ["tokens", "usd", "wall_clock_s"];
 export interface CostPerAcceptedTask {
   /** LAND events: every run, failed and unaccepted ones included, since they all cost. */
   readonly runs: number;
-  /** Distinct items accepted (see costPerAcceptedTask). */
+  /** Distinct items accepted: landed ok and their latest gate passed (see costPerAcceptedTask). */
   readonly accepted_tasks: number;
+  /** Items that landed ok with no GATE in the window: no verdict yet, so not accepted — data the figure lacks. */
+  readonly landed_ok_not_gated: number;
+  /** Items that landed ok whose latest GATE failed or could not check. */
+  readonly landed_ok_gate_not_passed: number;
   readonly total: Readonly<Record<Unit, number>>;
   /** Runs that did not report this unit: when above 0, the total is a lower bound. */
   readonly runs_missing: Readonly<Record<Unit, number>>;
@@ -19,9 +23,9 @@ export interface CostPerAcceptedTask {
 /**
  * Cost per *accepted* task, not per run: the cost of every run landed in the window (from the
  * `cost` of its LAND event) divided by the number of distinct items accepted in it. An item is
- * accepted when it has a LAND with `ok: true` (and not fenced) in the window and its latest GATE in the window (by
- * time, then by line) is `pass`, or no GATE for it is in the window at all (no gate configured,
- * or not run yet: end the window after gates have had their say).
+ * accepted when it has a LAND with `ok: true` (and not fenced) in the window and its latest GATE
+ * in the window (by time, then by line) is `pass`. Landing ok is the worker's claim, not an
+ * acceptance: an item with no GATE is counted apart (`landed_ok_not_gated`), never as accepted.
  */
 export function costPerAcceptedTask(records: readonly JournalRecord[]): CostPerAcceptedTask {
   const total: Record<Unit, number> = { tokens: 0, usd: 0, wall_clock_s: 0 };
@@ -44,14 +48,20 @@ export function costPerAcceptedTask(records: readonly JournalRecord[]): CostPerA
     }
   }
   let accepted = 0;
+  let notGated = 0;
+  let notPassed = 0;
   for (const item of landedOk) {
     const gate = lastGate.get(item);
-    if (gate === undefined || gate.verdict === "pass") accepted += 1;
+    if (gate === undefined) notGated += 1;
+    else if (gate.verdict === "pass") accepted += 1;
+    else notPassed += 1;
   }
   const per = (unit: Unit): number | null => (accepted === 0 || missing[unit] === runs ? null : total[unit] / accepted);
   return {
     runs,
     accepted_tasks: accepted,
+    landed_ok_not_gated: notGated,
+    landed_ok_gate_not_passed: notPassed,
     total,
     runs_missing: missing,
     per_accepted_task: { tokens: per("tokens"), usd: per("usd"), wall_clock_s: per("wall_clock_s") },

@@ -30,7 +30,10 @@ export function renderFleetMetrics(m: FleetMetrics): string {
   out.push("");
 
   const c = m.cost;
-  out.push(`Cost per accepted task (${c.accepted_tasks} accepted from ${c.runs} runs)`);
+  out.push(`Cost per accepted task (${c.accepted_tasks} accepted — landed ok and gate passed — from ${c.runs} runs)`);
+  if (c.landed_ok_not_gated > 0 || c.landed_ok_gate_not_passed > 0) {
+    out.push(`  not accepted: ${c.landed_ok_not_gated} landed ok with no gate verdict yet, ${c.landed_ok_gate_not_passed} landed ok but the gate did not pass`);
+  }
   const cw = [14, 14, 14, 14];
   out.push(`  ${row(["", "total", "per accepted", "runs missing"], cw)}`);
   const units = [

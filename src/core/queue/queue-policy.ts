@@ -1,6 +1,7 @@
 import type { QueueItem } from "./queue-item.js";
+import { fair } from "./fair-policy.js";
 
-export const POLICY_NAMES = ["oldest", "priority", "hybrid", "index"] as const;
+export const POLICY_NAMES = ["oldest", "priority", "hybrid", "index", "fair"] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 export const DEFAULT_POLICY: PolicyName = "hybrid";
 
@@ -73,7 +74,7 @@ export const index: QueuePolicy = {
   },
 };
 
-export const policies: Readonly<Record<PolicyName, QueuePolicy>> = { oldest, priority, hybrid, index };
+export const policies: Readonly<Record<PolicyName, QueuePolicy>> = { oldest, priority, hybrid, index, fair };
 
 /** Looks a policy up by name; undefined for an unknown name so the caller can say which names exist. */
 export function policyByName(name: string): QueuePolicy | undefined {

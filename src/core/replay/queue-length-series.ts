@@ -56,6 +56,8 @@ export class QueueLengthSeries {
 /** A policy's queue length over time, as a report draws it. */
 export interface QueueSeries {
   readonly policy: string;
+  /** Start of the first bucket, ms since the epoch. */
+  readonly t0: number;
   readonly bucketMs: number;
   readonly means: readonly number[];
 }

@@ -42,5 +42,14 @@ export function renderReplayTable(report: ReplayReport): string {
   const first = report.policies[0];
   const counts = first === undefined ? "" : `items per band (completed): ${BANDS.map((b) => `P${b} ${first.n_by_band[b]}`).join(", ")}`;
   lines.push(...table([head, ...rows]), "", counts, "wflow: band-weighted mean flow time (P0 = 5 … P4 = 1); wait: worst ready→start wait; gap: wflow ÷ lower bound; idle: moments a worker idled beside waiting work");
+  const base = report.policies.find((p) => p.policy === "oldest");
+  if (base !== undefined) {
+    // Principle 8: every policy's headline and each band's p95 against the baseline, side by side.
+    const vs = (v: number | null, ref: number | null): string => (v === null || ref === null || ref === 0 ? "—" : signedPercent(Math.round(100 * (v / ref - 1))));
+    const against = report.policies.map((p) => [p.policy, vs(p.weighted_flow_time_h, base.weighted_flow_time_h), ...BANDS.map((b) => vs(p.p95_flow_time_h_by_band[b], base.p95_flow_time_h_by_band[b]))]);
+    lines.push("", "against oldest:", ...table([["policy", "wflow", ...BANDS.map((b) => `p95 P${b}`)], ...against]));
+  }
   return `${lines.join("\n")}\n`;
 }
+
+const signedPercent = (pct: number): string => (pct === 0 ? "=" : `${pct > 0 ? "+" : "−"}${Math.abs(pct)}%`);

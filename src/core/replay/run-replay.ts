@@ -43,7 +43,7 @@ export function runReplay(trace: Trace, options: RunReplayOptions): ReplayRun {
       workers: options.workers,
       ...(progress === undefined ? {} : { onProgress: (done: number) => progress(k * compiled.n + done, total) }),
     });
-    queues.push({ policy: sim.policy, bucketMs: sim.queueLength.bucketMs, means: sim.queueLength.means() });
+    queues.push({ policy: sim.policy, t0: sim.queueLength.t0, bucketMs: sim.queueLength.bucketMs, means: sim.queueLength.means() });
     metrics.push(policyMetrics(compiled, sim, bound.bound));
   });
   const w = totalWeight(compiled);

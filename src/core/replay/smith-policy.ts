@@ -28,6 +28,11 @@ export class DurationEstimator {
     return this.allCount > 0 ? this.allSum / this.allCount : undefined;
   }
 
+  /** The mean duration of every completion so far, or undefined before the first. */
+  mean(): number | undefined {
+    return this.allCount > 0 ? this.allSum / this.allCount : undefined;
+  }
+
   /** Every class's current estimate, for a queue to order by until its next re-order. */
   snapshot(into: Float64Array): void {
     for (let k = 0; k < into.length; k++) into[k] = this.estimate(k) ?? 1;

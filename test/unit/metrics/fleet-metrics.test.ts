@@ -75,18 +75,21 @@ describe("fleet metrics on the hand-made journal, November", () => {
     // tokens: 1000 + 3000 + 2000 + 500 + 4000 + 1500 + 100 + 900 + 200 = 13,200 (missing: lines 13 18 19 = 3)
     // usd:    0.5 + 1.5 + 1 + 0.25 + 2 + 0.75 + 0.05 + 0.45 + 0.1 = 6.60 (missing: 3)
     // wall:   60 + 600 + 300 + 900 + 120 + 10 + 30 + 20 = 2,040 (missing: lines 10 13 18 19 = 4)
-    // landed ok: a b c e f i j; j is fenced; c's latest gate fails, f's could not check → a b e i = 4
-    // per accepted: 13,200 ÷ 4 = 3,300 tokens · 6.60 ÷ 4 = 1.65 usd · 2,040 ÷ 4 = 510 s
+    // landed ok: a b c e f i j; j is fenced; c's latest gate fails, f's could not check; e and i
+    // were never gated, so nobody has accepted them yet → a b = 2 (accepted means the gate passed)
+    // per accepted: 13,200 ÷ 2 = 6,600 tokens · 6.60 ÷ 2 = 3.30 usd · 2,040 ÷ 2 = 1,020 s
     const { cost } = metrics;
     expect(cost.runs).toBe(12);
-    expect(cost.accepted_tasks).toBe(4);
+    expect(cost.accepted_tasks).toBe(2);
+    expect(cost.landed_ok_not_gated).toBe(2);
+    expect(cost.landed_ok_gate_not_passed).toBe(2);
     expect(cost.total.tokens).toBe(13_200);
     expect(cost.total.usd).toBeCloseTo(6.6, 10);
     expect(cost.total.wall_clock_s).toBe(2_040);
     expect(cost.runs_missing).toEqual({ tokens: 3, usd: 3, wall_clock_s: 4 });
-    expect(cost.per_accepted_task.tokens).toBe(3_300);
-    expect(cost.per_accepted_task.usd).toBeCloseTo(1.65, 10);
-    expect(cost.per_accepted_task.wall_clock_s).toBe(510);
+    expect(cost.per_accepted_task.tokens).toBe(6_600);
+    expect(cost.per_accepted_task.usd).toBeCloseTo(3.3, 10);
+    expect(cost.per_accepted_task.wall_clock_s).toBe(1_020);
   });
 });
 
@@ -104,8 +107,18 @@ describe("fleet metrics, edges", () => {
     const all = fleetMetrics(records);
     expect(all.events).toBe(23);
     expect(all.cost.runs).toBe(14);
-    expect(all.cost.accepted_tasks).toBe(6);
+    // "old" and "late" landed ok but were never gated: not accepted, counted as lacking a verdict
+    expect(all.cost.accepted_tasks).toBe(2);
+    expect(all.cost.landed_ok_not_gated).toBe(4);
     expect(all.cost.total.tokens).toBe(13_200 + 999_999 + 777);
+  });
+
+  it("does not accept a task that landed ok but was never gated: landing is not acceptance", () => {
+    const lines = ['{"v":1,"t":"2026-11-02T00:00:00Z","event":"LAND","item":"k","ok":true,"stop":{"kind":"done"},"cost":{"tokens":10,"usd":1,"wall_clock_s":5}}'];
+    const m = fleetMetrics(parseAll(lines).records);
+    expect(m.cost.accepted_tasks).toBe(0);
+    expect(m.cost.landed_ok_not_gated).toBe(1);
+    expect(m.cost.per_accepted_task).toEqual({ tokens: null, usd: null, wall_clock_s: null });
   });
 
   it("does not accept a task whose latest gate failed, even after an earlier pass", () => {

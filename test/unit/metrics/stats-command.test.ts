@@ -41,8 +41,8 @@ describe("bosun stats", () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { events: number; cost: { accepted_tasks: number; per_accepted_task: { tokens: number } }; problems: { line: number }[] };
     expect(report.events).toBe(21);
-    expect(report.cost.accepted_tasks).toBe(4);
-    expect(report.cost.per_accepted_task.tokens).toBe(3_300);
+    expect(report.cost.accepted_tasks).toBe(2);
+    expect(report.cost.per_accepted_task.tokens).toBe(6_600);
     expect(report.problems.map((p) => p.line)).toEqual([21, 22, 23]);
     expect(stderr.split("\n").filter(Boolean)).toEqual([
       "journal.jsonl:21: skipped: not JSON",
@@ -57,7 +57,7 @@ describe("bosun stats", () => {
     expect(stdout).toContain("Stop reasons (11 runs; 1 landed without a stop, not counted)");
     expect(stdout).toMatch(/^ {2}done +6 +54\.5%$/m); // 6 ÷ 11
     expect(stdout).toMatch(/^ {2}feature +3 +1 +2 +0 +66\.7%$/m); // 2 ÷ 3
-    expect(stdout).toMatch(/^ {2}tokens +13,200 +3,300 +3$/m);
+    expect(stdout).toMatch(/^ {2}tokens +13,200 +6,600 +3$/m);
   });
 
   it.each([

@@ -33,6 +33,9 @@ describe("each policy's order on a hand-made trace", () => {
     ["hybrid", "takes the best band, oldest first within it", ["z", "x", "y", "d", "u"]],
     ["index", "lets a due date lift an item inside its band, never across bands", ["z", "d", "x", "y", "u"]],
     ["smith", "puts the class seen to be short first inside a band", ["z", "y", "x", "d", "u"]],
+    // (wait + 0.25 × (4 − band) × mean) ÷ expected, with mean 2.55 h, short 0.1 h, long 5 h at t = 5.2.
+    ["fair", "takes the best response ratio: short classes first, the band a head start, not a wall", ["y", "u", "z", "x", "d"]],
+    ["fair-static", "without estimates shifts each arrival 15 minutes earlier per band above P4", ["x", "u", "y", "z", "d"]],
   ];
   it.each(cases)("%s %s", (policy, _why, order) => {
     expect(startOrder(compiled(contention), policy)).toEqual(["h1", "h2", ...order]);
