@@ -1,5 +1,5 @@
 import type { ClaimToken } from "../claims/claim-token.js";
-import type { Evidence } from "../journal/journal-event.js";
+import type { Evidence, RunCost } from "../journal/journal-event.js";
 import type { Disposition, Stop } from "../stop/stop.js";
 import type { WorkerControl } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
@@ -8,6 +8,8 @@ import type { WorkItem } from "./work-item.js";
 export interface RunResult {
   readonly stop: Stop;
   readonly evidence?: Evidence;
+  /** What the run cost, as the worker reported it plus the wall clock Bosun measured (journalled on LAND). */
+  readonly cost?: RunCost;
 }
 
 /** What the engine decided about a run, handed to `land`. */

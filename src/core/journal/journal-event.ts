@@ -8,6 +8,13 @@ export interface Evidence {
   readonly lines: readonly string[];
 }
 
+/** What one run cost (DESIGN.md, "Journal"): the wall clock always, tokens and money where the worker reported them. */
+export interface RunCost {
+  readonly wall_clock_s: number;
+  readonly tokens?: number;
+  readonly usd?: number;
+}
+
 /** The stop as the journal writes it (DESIGN.md, "Journal"). */
 export interface JournalStop {
   readonly kind: "done" | "out_of_budget" | "blocked" | "failed";
@@ -36,6 +43,7 @@ export type JournalEvent =
       /** What the engine did with the outcome: settled ok, retried, refused or handed to a human. */
       readonly disposition: "ok" | "retry" | "refuse" | "human";
       readonly evidence?: Evidence;
+      readonly cost?: RunCost;
       /** Set when the land was refused because a newer epoch holds the item (fencing). */
       readonly fenced?: string;
     })

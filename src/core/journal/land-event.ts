@@ -29,6 +29,7 @@ export function landEvent(item: string, epoch: number, result: RunResult, dispos
     ...(result.stop.kind === "failed" ? { failure: result.stop.failure } : {}),
     disposition,
     ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
+    ...(result.cost === undefined ? {} : { cost: result.cost }),
   };
 }
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Stand-in for `openhands --headless --json -f FILE`: JSONL events (action, observation, error).
+import { readFileSync } from "node:fs";
+import { flag, standIn } from "./stand-in.mjs";
+
+const line = (e) => `${JSON.stringify(e)}\n`;
+standIn("openhands", {
+  prompt: (args) => readFileSync(flag(args, "-f"), "utf8"),
+  output(outcome) {
+    const work = line({ type: "action", action: "write", path: "src/http/retry.ts" }) + line({ type: "observation", content: "File written" });
+    if (outcome === "max_iterations") return work + line({ type: "error", message: "Agent reached maximum iteration limit" });
+    return work + line({ type: "action", action: "finish", message: "Done." });
+  },
+});

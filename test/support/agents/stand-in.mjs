@@ -1,0 +1,43 @@
+// Shared body of the agent stand-ins: each is started by the name of the real tool (a symlink on
+// PATH named `claude`, `codex`, `aider` or `openhands`), records what it was given, edits the
+// files its scenario names and prints what the real tool prints, in its documented format.
+// Nothing reaches it through the environment on purpose: the scenario and the records live in
+// the folder of the symlink it was started through, so the environment it records is exactly
+// the one Bosun handed it.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export function standIn(tool, format) {
+  const bin = dirname(process.argv[1]);
+  const args = process.argv.slice(2);
+  const recordsDir = join(bin, "records");
+  mkdirSync(recordsDir, { recursive: true });
+  // Scenarios are keyed by the item Bosun says this run is for ("*" for any), one entry per attempt.
+  const item = process.env.BOSUN_ITEM ?? "-";
+  const prefix = `${tool}-${encodeURIComponent(item)}-`;
+  const previous = readdirSync(recordsDir).filter((f) => f.startsWith(prefix)).length;
+  const byItem = JSON.parse(readFileSync(join(bin, "scenario.json"), "utf8"))[tool] ?? {};
+  const entry = byItem[item] ?? byItem["*"] ?? {};
+  const list = Array.isArray(entry) ? entry : [entry];
+  const scenario = list[Math.min(previous, list.length - 1)] ?? {};
+  const prompt = format.prompt(args);
+  writeFileSync(join(recordsDir, `${prefix}${previous + 1}.json`), JSON.stringify({ tool, item, args, env: process.env, cwd: process.cwd(), prompt }, null, 2));
+  for (const [path, content] of Object.entries(scenario.edits ?? {})) {
+    mkdirSync(dirname(join(process.cwd(), path)), { recursive: true });
+    writeFileSync(join(process.cwd(), path), content);
+  }
+  if (scenario.result !== undefined && process.env.BOSUN_RESULT !== undefined) writeFileSync(process.env.BOSUN_RESULT, JSON.stringify(scenario.result));
+  process.stderr.write(`${tool} stand-in: scenario ${scenario.outcome ?? "done"}\n`);
+  const finish = () => {
+    process.stdout.write(format.output(scenario.outcome ?? "done", args));
+    process.exitCode = scenario.exit ?? (scenario.outcome === undefined || scenario.outcome === "done" ? 0 : 1);
+  };
+  if (scenario.sleepMs !== undefined) setTimeout(finish, scenario.sleepMs);
+  else finish();
+}
+
+/** The value after `flag` in `args`. */
+export function flag(args, name) {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args[i + 1];
+}
