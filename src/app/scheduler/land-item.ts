@@ -1,5 +1,6 @@
 import type { ClaimToken, ReleaseMode } from "../../core/claims/claim-token.js";
-import type { Evidence } from "../../core/journal/journal-event.js";
+import type { RunResult } from "../../core/engine/engine-loop.js";
+import type { Evidence, RunCost } from "../../core/journal/journal-event.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
 import { describeStop } from "../../core/stop/stop.js";
 import { dispositionFor } from "../../core/stop/disposition-for.js";
@@ -20,6 +21,8 @@ export interface Landing {
   readonly summary: string;
   readonly mode: ReleaseMode;
   readonly evidence?: Evidence;
+  /** What the run cost, as its worker reported it (journalled on LAND). */
+  readonly cost?: RunCost;
 }
 
 /** Decides a landing at the token's attempt (the epoch counts attempts). */
@@ -34,12 +37,12 @@ export function landingOf(deps: Pick<TickDeps, "config">, token: ClaimToken, sto
  * Lands one outcome on its own: the claim ref moves to a settled (or released) commit by
  * compare-and-swap first — a stale epoch stops here — then the journal, labels and comment follow.
  */
-export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence): Promise<{ disposition: Disposition; summary: string } | undefined> {
+export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence, cost?: RunCost): Promise<{ disposition: Disposition; summary: string } | undefined> {
   const now = deps.clock.now();
-  const landing = landingOf(deps, token, stop, now, evidence);
+  const landing: Landing = { ...landingOf(deps, token, stop, now, evidence), ...(cost === undefined ? {} : { cost }) };
   const released = await deps.store.release(token, landing.mode, now);
   if (!released.ok) {
-    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, evidence === undefined ? { stop } : { stop, evidence }, landing.disposition), fenced: `${released.reason}: ${released.detail}` });
+    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, runResult(landing), landing.disposition), fenced: `${released.reason}: ${released.detail}` });
     return undefined;
   }
   await afterLanding(deps, n, issue, token, landing);
@@ -52,7 +55,7 @@ export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue 
   const labels = config.labels;
   const { stop, disposition, evidence } = landing;
   const emit = journalEmitter(deps.journal, clock);
-  emit(landEvent(String(n), token.epoch, evidence === undefined ? { stop } : { stop, evidence }, disposition));
+  emit(landEvent(String(n), token.epoch, runResult(landing), disposition));
   emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
   if (issue === undefined) return;
   const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
@@ -60,4 +63,9 @@ export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue 
   await github.setLabels(n, [...new Set([...keep, ...add])]);
   const snap = await github.snapshot(issue, true);
   if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: clock.now(), by: deps.holder, ...(evidence === undefined ? {} : { evidence }) }));
+}
+
+/** The run a landing reports, in the shape the LAND event is built from. */
+function runResult(landing: Landing): RunResult {
+  return { stop: landing.stop, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), ...(landing.cost === undefined ? {} : { cost: landing.cost }) };
 }

@@ -9,7 +9,7 @@ import type { Journal } from "../../core/journal/journal-event.js";
 import { parseLandCommand } from "../../core/scheduler/parse-land-command.js";
 import type { BriefSnapshot } from "../../core/brief/snapshot.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { Evidence, JournalEvent } from "../../core/journal/journal-event.js";
+import type { Evidence, JournalEvent, RunCost } from "../../core/journal/journal-event.js";
 import type { Stop } from "../../core/stop/stop.js";
 import type { QueueIssue } from "./scheduler-github.js";
 import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
@@ -119,8 +119,8 @@ export class RepoScheduler {
   }
 
   /** Lands a worker's own structured result on its claim (fenced by the token's epoch). */
-  land(config: BosunConfig, issue: QueueIssue, token: ClaimToken, stop: Stop, evidence?: Evidence): ReturnType<typeof landItem> {
-    return landItem(this.deps(config), issue.number, issue, token, stop, evidence);
+  land(config: BosunConfig, issue: QueueIssue, token: ClaimToken, stop: Stop, evidence?: Evidence, cost?: RunCost): ReturnType<typeof landItem> {
+    return landItem(this.deps(config), issue.number, issue, token, stop, evidence, cost);
   }
 
   /**
