@@ -22,7 +22,8 @@ function claudeForms(pattern: string): string[] {
   // A leading `/` anchors to the repository root in gitignore; `./` says the same to Claude Code
   // (whose `/path` means "relative to the settings file").
   if (folder.startsWith("/")) return [`./${folder.slice(1)}`];
-  const inner = folder.replace(/\/\*\*$/, "");
-  if (!inner.includes("/")) return [folder, `**/${folder}`];
+  // gitignore: a slash at the start or in the middle anchors the pattern; only a slash-free one
+  // (trailing slash aside) matches at any depth.
+  if (!pattern.replace(/\/$/, "").includes("/")) return [folder, `**/${folder}`];
   return [folder];
 }

@@ -4,6 +4,7 @@
  * from the stand-in's own record (arguments, environment, prompt) and from the journal file.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -149,7 +150,12 @@ describe("agent presets under bosun drain --agent", () => {
   });
 
   it("codex: exec --json in the workspace-write sandbox; tokens summed from turn.completed; a context overflow is out of budget, a 429 is a retry", async () => {
-    const d = await drain("codex", { codex: { ok: { edits: { "src/http/retry.ts": "x\n" } }, full: { outcome: "context" }, limited: { outcome: "rate_limit" } } }, { ok: BRIEF("ok"), full: BRIEF("full"), limited: BRIEF("limited") });
+    const hostile = `Fix it'; touch PWNED; echo '$(touch PWNED2) \`touch PWNED3\``;
+    const evil = BRIEF("evil").replace("goal: Honor Retry-After on 429 and 503 in the HTTP client wrapper.", `goal: ${JSON.stringify(hostile)}`);
+    const d = await drain("codex", { codex: { ok: { edits: { "src/http/retry.ts": "x\n" } }, full: { outcome: "context" }, limited: { outcome: "rate_limit" } } }, { ok: BRIEF("ok"), full: BRIEF("full"), limited: BRIEF("limited"), evil });
+    // A goal written to break out of the shell is one argument, word for word, and runs nothing.
+    expect(d.records.find((r) => r.item === "evil")?.prompt).toContain(hostile);
+    for (const f of ["PWNED", "PWNED2", "PWNED3"]) expect(existsSync(join(d.dir, f)), f).toBe(false);
     const record = d.records.find((r) => r.item === "ok") as StandInRecord;
     expectWholeBrief(record.prompt);
     expectOnlyItsCredentials(record, ["CODEX_API_KEY", "OPENAI_API_KEY"]);
