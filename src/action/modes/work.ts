@@ -67,7 +67,18 @@ const work: ActionMode = {
     const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
     const stateDir = join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun");
     const branch = itemBranch(item, found.snapshot.brief.goal);
-    const start = openPull ? await headCommit(workdir) : undefined;
+    let start: string | undefined;
+    if (openPull) {
+      try {
+        start = await headCommit(workdir);
+      } catch (err) {
+        // A workflow without a checkout cannot be fixed by retrying: a human looks, now, not at lease expiry.
+        const message = `open-pull-request needs the repository checked out in GITHUB_WORKSPACE: ${err instanceof Error ? err.message : String(err)}`;
+        await scheduler.land(config, found.issue, found.token, failed("unclassified", message));
+        io.setFailed(`bosun work: ${message}`);
+        return;
+      }
+    }
     const dispatch =
       preset !== undefined
         ? agentDispatcher({ preset, stateDir, cwd: workdir, env: io.env, extraEnv: extraEnv.names, secrets: [token, ...secretValues(io.env)], target: { issue: item, branch, briefHash } })

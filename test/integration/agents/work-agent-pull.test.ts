@@ -155,3 +155,19 @@ describe("work mode with an agent preset", () => {
     expect(await s.bin.records()).toEqual([]);
   });
 });
+
+describe("work mode with a preset and no checkout", () => {
+  it("lands the item for a human at once, naming the missing checkout, and runs no agent", async () => {
+    const s = await setup([{ edits: { "src/x.ts": "x\n" } }]);
+    const io = memoryActionIo({
+      inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: "1", "brief-hash": s.hash, agent: "claude-code" },
+      eventName: "workflow_dispatch",
+      payload: {},
+      env: { PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`, GITHUB_API_URL: s.fixture.fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")), GITHUB_WORKSPACE: await mkdtemp(join(tmpdir(), "not-a-checkout-")) },
+    });
+    await work.run(io.io);
+    expect(io.failures[0]).toMatch(/open-pull-request needs the repository checked out in GITHUB_WORKSPACE/);
+    expect(await s.bin.records()).toEqual([]);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+});
