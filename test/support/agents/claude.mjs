@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Stand-in for Claude Code's print mode: `claude -p PROMPT --output-format json ...` prints one
 // result object (type, subtype, is_error, num_turns, result, total_cost_usd, usage, permission_denials).
-import { flag, standIn } from "./stand-in.mjs";
+import { flag, standIn, unknownOption } from "./stand-in.mjs";
+
+const OPTIONS = { "-p": "flag", "--print": "flag", "--output-format": "value", "--max-turns": "value", "--permission-mode": "value", "--allowedTools": "list", "--disallowedTools": "list", "--model": "value", "--append-system-prompt": "value", "--verbose": "flag" };
 
 standIn("claude", {
+  unknownOption: (args) => unknownOption(args, OPTIONS, 1),
   prompt: (args) => flag(args, "-p"),
   output(outcome, args) {
     const maxTurns = Number(flag(args, "--max-turns") ?? 0);

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Stand-in for `codex exec --json PROMPT`: JSONL events (thread.started, turn.started,
 // item.completed, turn.completed with usage, or error and turn.failed).
-import { standIn } from "./stand-in.mjs";
+import { standIn, unknownOption } from "./stand-in.mjs";
 
 const line = (e) => `${JSON.stringify(e)}\n`;
+const OPTIONS = { "--json": "flag", "--sandbox": "value", "-s": "value", "--ask-for-approval": "value", "-a": "value", "-c": "value", "--config": "value", "--model": "value", "-m": "value", "--ephemeral": "flag", "--skip-git-repo-check": "flag", "-o": "value", "--output-last-message": "value", "-C": "value", "--cd": "value" };
+
 standIn("codex", {
+  unknownOption: (args) => unknownOption(args, OPTIONS, 2),
   prompt: (args) => args.at(-1),
   output(outcome) {
     const start = line({ type: "thread.started", thread_id: "t-1" }) + line({ type: "turn.started" });

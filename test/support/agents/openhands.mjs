@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Stand-in for `openhands --headless --json -f FILE`: JSONL events (action, observation, error).
 import { readFileSync } from "node:fs";
-import { flag, standIn } from "./stand-in.mjs";
+import { flag, standIn, unknownOption } from "./stand-in.mjs";
 
 const line = (e) => `${JSON.stringify(e)}\n`;
+const OPTIONS = { "--headless": "flag", "--json": "flag", "--override-with-envs": "flag", "-f": "value", "--file": "value", "-t": "value", "--task": "value" };
+
 standIn("openhands", {
+  unknownOption: (args) => unknownOption(args, OPTIONS, 0),
   prompt: (args) => readFileSync(flag(args, "-f"), "utf8"),
   output(outcome) {
     const work = line({ type: "action", action: "write", path: "src/http/retry.ts" }) + line({ type: "observation", content: "File written" });

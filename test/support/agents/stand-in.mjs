@@ -20,6 +20,13 @@ export function standIn(tool, format) {
   const entry = byItem[item] ?? byItem["*"] ?? {};
   const list = Array.isArray(entry) ? entry : [entry];
   const scenario = list[Math.min(previous, list.length - 1)] ?? {};
+  // Like the real CLIs, an option the tool does not have is a usage error (exit 2), so a
+  // misspelt flag fails the test instead of being silently ignored.
+  const unknown = format.unknownOption?.(args);
+  if (unknown !== undefined) {
+    process.stderr.write(`error: unknown option '${unknown}'\n`);
+    process.exit(2);
+  }
   const prompt = format.prompt(args);
   writeFileSync(join(recordsDir, `${prefix}${previous + 1}.json`), JSON.stringify({ tool, item, args, env: process.env, cwd: process.cwd(), prompt }, null, 2));
   for (const [path, content] of Object.entries(scenario.edits ?? {})) {
@@ -40,4 +47,25 @@ export function standIn(tool, format) {
 export function flag(args, name) {
   const i = args.indexOf(name);
   return i < 0 ? undefined : args[i + 1];
+}
+
+/**
+ * The first argument that is not one of `options` (name → "flag" | "value" | "list"), or
+ * undefined. Positional arguments are allowed up to `positionals`; after `--` everything is.
+ */
+export function unknownOption(args, options, positionals = Infinity) {
+  let seen = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return undefined;
+    if (!a.startsWith("-")) {
+      if (++seen > positionals) return a;
+      continue;
+    }
+    const kind = options[a];
+    if (kind === undefined) return a;
+    if (kind === "value") i++;
+    if (kind === "list") while (i + 1 < args.length && !args[i + 1].startsWith("-")) i++;
+  }
+  return undefined;
 }
