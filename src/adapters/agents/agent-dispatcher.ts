@@ -46,10 +46,10 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
     const promptFile = join(runDir, "prompt.md");
     const stdoutPath = join(runDir, "agent.stdout");
     const stderrPath = join(runDir, "agent.stderr");
-    const prompt = renderBriefPrompt(brief, options.target);
+    const prompt = renderBriefPrompt(brief, { ...options.target, resultFile: resultPath, explicitFinish: preset.explicitFinish });
     await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
     await writeFile(promptFile, prompt);
-    const invocation = preset.invocation({ brief, prompt, promptFile, runDir, allowedFiles: await allowedFiles(brief, options.cwd) });
+    const invocation = preset.invocation({ brief, prompt, promptFile, resultFile: resultPath, runDir, allowedFiles: await allowedFiles(brief, options.cwd) });
     const env = agentEnv(preset, options.env, options.extraEnv ?? [], {
       ...invocation.env,
       BOSUN_ITEM: brief.id,
@@ -76,7 +76,7 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };
     if (run.exit === 127 && stdout === "") return { stop: failed("unclassified", `${invocation.executable}: not found on PATH`), evidence, cost };
-    return { stop: combineStops(report.stop, await readResult(resultPath)), evidence, cost };
+    return { stop: combineStops(report.stop, await readResult(resultPath), preset.explicitFinish), evidence, cost };
   };
 }
 

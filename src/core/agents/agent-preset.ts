@@ -12,6 +12,8 @@ export interface AgentTask {
   /** The rendered prompt, also written to `promptFile` for agents that read a file. */
   readonly prompt: string;
   readonly promptFile: string;
+  /** Where the model declares how it finished ($BOSUN_RESULT): the one file outside the tree it may write. */
+  readonly resultFile: string;
   /** A folder outside the working tree for the agent's own history files. */
   readonly runDir: string;
   /** Tracked files the brief allows the agent to edit (aider's file list). */
@@ -61,6 +63,11 @@ export interface AgentPreset {
   /** Non-secret variables passed through when set (model names, endpoints). */
   readonly settings: readonly string[];
   readonly guardrails: Guardrails;
+  /**
+   * True when the model can write $BOSUN_RESULT, so `done` needs its explicit finish there (an
+   * agent that just stops is not done); false for an agent that can write no such file (aider).
+   */
+  readonly explicitFinish: boolean;
   invocation(task: AgentTask): AgentInvocation;
   readOutput(output: AgentOutput): AgentReport;
 }

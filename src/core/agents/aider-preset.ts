@@ -17,6 +17,8 @@ export const aiderPreset: AgentPreset = {
   credentials: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
   settings: ["AIDER_MODEL", "OPENAI_API_BASE"],
   guardrails: { paths: "gate-only", commands: "enforced", steps: "gate-only" },
+  // aider edits only files in its chat and runs no command of its own: it cannot write $BOSUN_RESULT.
+  explicitFinish: false,
   invocation(task: AgentTask) {
     return {
       executable: "aider",

@@ -14,14 +14,16 @@ export const claudeCodePreset: AgentPreset = {
   credentials: ["ANTHROPIC_API_KEY"],
   settings: ["ANTHROPIC_MODEL", "ANTHROPIC_BASE_URL"],
   guardrails: { paths: "enforced", commands: "enforced", steps: "enforced" },
+  explicitFinish: true,
   invocation(task: AgentTask) {
     const edits = claudeEditRules(task.brief.constraints.paths);
-    const allowed = ["Read", "Grep", "Glob", ...edits.allow, `Bash(${task.brief.acceptance.command})`, "Bash(git status)", "Bash(git diff:*)"];
+    // `//path` is an absolute path in a Claude Code rule: the result file is the one edit outside the tree.
+    const allowed = ["Read", "Grep", "Glob", ...edits.allow, `Edit(/${task.resultFile})`, `Bash(${task.brief.acceptance.command})`, "Bash(git status)", "Bash(git diff:*)"];
     // Network tools are not part of any brief; a bare name removes the tool altogether.
     const disallowed = ["WebFetch", "WebSearch", ...edits.deny];
     return {
       executable: "claude",
-      args: ["-p", task.prompt, "--output-format", "json", "--max-turns", String(task.brief.budget.steps), "--permission-mode", "dontAsk", "--allowedTools", ...allowed, "--disallowedTools", ...disallowed],
+      args: ["-p", task.prompt, "--output-format", "json", "--max-turns", String(task.brief.budget.steps), "--permission-mode", "dontAsk", "--add-dir", task.runDir, "--allowedTools", ...allowed, "--disallowedTools", ...disallowed],
       env: {},
     };
   },

@@ -15,10 +15,11 @@ export const codexPreset: AgentPreset = {
   credentials: ["CODEX_API_KEY", "OPENAI_API_KEY"],
   settings: ["OPENAI_BASE_URL"],
   guardrails: { paths: "gate-only", commands: "gate-only", steps: "gate-only" },
+  explicitFinish: true,
   invocation(task: AgentTask) {
     return {
       executable: "codex",
-      args: ["exec", "--json", "--sandbox", "workspace-write", "--ask-for-approval", "never", "-c", "sandbox_workspace_write.network_access=false", task.prompt],
+      args: ["exec", "--json", "--sandbox", "workspace-write", "--ask-for-approval", "never", "-c", "sandbox_workspace_write.network_access=false", "-c", `sandbox_workspace_write.writable_roots=${JSON.stringify([task.runDir])}`, task.prompt],
       env: {},
     };
   },

@@ -15,6 +15,7 @@ export const openhandsPreset: AgentPreset = {
   credentials: ["LLM_API_KEY"],
   settings: ["LLM_MODEL", "LLM_BASE_URL"],
   guardrails: { paths: "gate-only", commands: "gate-only", steps: "enforced" },
+  explicitFinish: true,
   invocation(task: AgentTask) {
     return {
       executable: "openhands",

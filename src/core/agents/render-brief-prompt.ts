@@ -8,6 +8,10 @@ export interface PromptTarget {
   readonly branch?: string;
   /** The brief's hash as approved, named in the pull request. */
   readonly briefHash?: string;
+  /** The file $BOSUN_RESULT names (set by the dispatcher). */
+  readonly resultFile?: string;
+  /** The agent can write $BOSUN_RESULT, and must declare there that it finished (see combineStops). */
+  readonly explicitFinish?: boolean;
 }
 
 const list = (items: readonly string[], none: string): string[] => (items.length === 0 ? [`- ${none}`] : items.map((i) => `- ${i}`));
@@ -67,7 +71,14 @@ export function renderBriefPrompt(brief: Brief, target: PromptTarget = {}): stri
     "",
     ...finish,
     "",
-    'If you cannot finish (the goal is unclear, or it needs a change outside the allowed paths), stop and write one line of JSON to the file named by the environment variable BOSUN_RESULT: `{"kind": "blocked", "reason": "<why, one sentence>"}`.',
+    ...(target.explicitFinish === true
+      ? [
+          'When the work is finished and the acceptance command passes, write one line of JSON to the file named by the environment variable BOSUN_RESULT (its path is also given below): `{"kind": "done"}`. Stopping without it is not finishing.',
+          "",
+          'If you cannot finish (the goal is unclear, or it needs a change outside the allowed paths), write `{"kind": "blocked", "reason": "<why, one sentence>"}` to that file instead, and stop.',
+        ]
+      : ["If you cannot finish (the goal is unclear, or it needs a change outside the allowed paths), say so in one sentence and stop without changing anything."]),
+    ...(target.resultFile === undefined || target.explicitFinish !== true ? [] : ["", `BOSUN_RESULT: \`${target.resultFile}\``]),
     "",
   ].join("\n");
 }

@@ -69,8 +69,10 @@ async function drain(agent: string, scenarios: Record<string, Record<string, Sce
   return { run, dir, journal, lands, records: await bin.records() };
 }
 
-/** The prompt carries every part of the brief. */
-function expectWholeBrief(prompt: string): void {
+/** The prompt carries every part of the brief (and, for an agent that can write it, how to declare the finish). */
+function expectWholeBrief(prompt: string, declares = true): void {
+  if (declares) expect(prompt).toMatch(/write one line of JSON to the file named by the environment variable BOSUN_RESULT[^\n]*`\{"kind": "done"\}`/);
+  else expect(prompt).not.toContain("BOSUN_RESULT");
   for (const part of [
     "Honor Retry-After on 429 and 503 in the HTTP client wrapper.",
     "`src/http/**`",
@@ -82,7 +84,6 @@ function expectWholeBrief(prompt: string): void {
     "node --test test/http",
     "at most 120 lines",
     "At most 7 steps and 50000 tokens",
-    "BOSUN_RESULT",
   ]) {
     expect(prompt).toContain(part);
   }
@@ -104,7 +105,8 @@ const after = (args: string[], flag: string): string | undefined => args[args.in
 
 describe("agent presets under bosun drain --agent", () => {
   it("claude-code: edits limited to the brief's paths, the acceptance command the only shell command, turns from budget.steps; cost from total_cost_usd and usage", async () => {
-    const d = await drain("claude-code", { claude: { ok: { edits: { "src/http/retry.ts": "export const retry = 2;\n" } }, turns: { outcome: "max_turns", result: { kind: "done" } }, talk: { outcome: "garbage" }, busy: { outcome: "api_error" }, stuck: { result: { kind: "blocked", reason: "the goal needs a change to src/db" } } } }, {
+    const d = await drain("claude-code", { claude: { ok: { edits: { "src/http/retry.ts": "export const retry = 2;\n" } }, turns: { outcome: "max_turns", result: { kind: "done" } }, talk: { outcome: "garbage" }, busy: { outcome: "api_error" }, stuck: { result: { kind: "blocked", reason: "the goal needs a change to src/db" } }, quiet: { result: null } } }, {
+      quiet: BRIEF("quiet"),
       ok: BRIEF("ok"),
       turns: BRIEF("turns"),
       talk: BRIEF("talk"),
@@ -118,11 +120,13 @@ describe("agent presets under bosun drain --agent", () => {
     expect(after(record.args, "--output-format")).toBe("json");
     expect(after(record.args, "--max-turns")).toBe("7");
     expect(after(record.args, "--permission-mode")).toBe("dontAsk");
+    expect(after(record.args, "--add-dir")).toBe(record.env["BOSUN_RESULT"]?.replace(/\/result\.json$/, ""));
     const allowed = record.args.slice(record.args.indexOf("--allowedTools") + 1, record.args.indexOf("--disallowedTools"));
     expect(allowed).toEqual(expect.arrayContaining(["Edit(src/http/**)", "Edit(test/http/**)", "Bash(node --test test/http)"]));
     // No other shell command and no edit anywhere else is pre-approved.
     expect(allowed.filter((a) => a.startsWith("Bash(") && !["Bash(node --test test/http)", "Bash(git status)", "Bash(git diff:*)"].includes(a))).toEqual([]);
-    expect(allowed.filter((a) => a.startsWith("Edit(") && !/^Edit\((src|test)\/http\/\*\*\)$/.test(a))).toEqual([]);
+    // ...except the result file, by its absolute path (`//` in a Claude Code rule).
+    expect(allowed.filter((a) => a.startsWith("Edit(") && !/^Edit\((src|test)\/http\/\*\*\)$/.test(a))).toEqual([`Edit(/${record.env["BOSUN_RESULT"] ?? ""})`]);
     expect(record.args.slice(record.args.indexOf("--disallowedTools") + 1)).toEqual(expect.arrayContaining(["Edit(src/http/vendor.ts)", "WebFetch"]));
     expect(await readFile(join(d.dir, "src/http/retry.ts"), "utf8")).toBe("export const retry = 2;\n");
 
@@ -132,6 +136,8 @@ describe("agent presets under bosun drain --agent", () => {
     expect(d.lands.get("turns")).toMatchObject({ ok: false, stop: { kind: "out_of_budget", limit: "steps" }, disposition: "human" });
     expect(d.lands.get("talk")).toMatchObject({ ok: false, stop: { kind: "failed" }, failure: "unclassified" });
     expect(d.lands.get("busy")).toMatchObject({ stop: { kind: "failed" }, failure: "retry" });
+    // Claude's runner said success, but the model never declared the work finished: not done.
+    expect(d.lands.get("quiet")).toMatchObject({ ok: false, stop: { kind: "blocked" }, disposition: "human" });
     expect(d.lands.get("stuck")).toMatchObject({ stop: { kind: "blocked", reason: "the goal needs a change to src/db" }, disposition: "human" });
     expect(d.run.code).toBe(1);
 
@@ -142,7 +148,7 @@ describe("agent presets under bosun drain --agent", () => {
     const lands = [...d.lands.values()].map((l) => l["cost"] as { usd?: number; tokens?: number });
     const usd = lands.reduce((a, c) => a + (c.usd ?? 0), 0);
     expect(cost.accepted_tasks).toBe(1);
-    expect(cost.runs).toBe(5);
+    expect(cost.runs).toBe(6);
     expect(cost.per_accepted_task.usd).toBeCloseTo(usd, 10);
     expect(cost.per_accepted_task.tokens).toBe(lands.reduce((a, c) => a + (c.tokens ?? 0), 0));
     const table = await runBosun(["stats", "--journal", join(d.dir, "state", "journal.jsonl")], { cwd: d.dir });
@@ -162,6 +168,8 @@ describe("agent presets under bosun drain --agent", () => {
     expect(record.args.slice(0, 2)).toEqual(["exec", "--json"]);
     expect(after(record.args, "--sandbox")).toBe("workspace-write");
     expect(after(record.args, "--ask-for-approval")).toBe("never");
+    // The sandbox may write the run's folder (for $BOSUN_RESULT) besides the working tree.
+    expect(record.args).toContain(`sandbox_workspace_write.writable_roots=${JSON.stringify([record.env["BOSUN_RESULT"]?.replace(/\/result\.json$/, "")])}`);
     expect(d.lands.get("ok")).toMatchObject({ ok: true, stop: { kind: "done" }, cost: { tokens: 26549 + 1590 } });
     expect(d.lands.get("ok")?.["cost"]).not.toHaveProperty("usd");
     expect(d.lands.get("full")).toMatchObject({ stop: { kind: "out_of_budget", limit: "tokens" }, disposition: "human" });
@@ -171,7 +179,8 @@ describe("agent presets under bosun drain --agent", () => {
   it("aider: the allowed tracked files on its command line, the acceptance command as its test command, no commits; cost from its Tokens/Cost lines", async () => {
     const d = await drain("aider", { aider: { "*": { edits: { "src/http/retry.ts": "y\n" } }, broken: { outcome: "failed" } } }, { ok: BRIEF("ok"), broken: BRIEF("broken") });
     const record = d.records.find((r) => r.item === "ok") as StandInRecord;
-    expectWholeBrief(record.prompt);
+    // aider's model can write no file but its chat's: it is not asked to declare its finish.
+    expectWholeBrief(record.prompt, false);
     expectOnlyItsCredentials(record, ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]);
     expect(record.args).toEqual(expect.arrayContaining(["--yes-always", "--no-auto-commits", "--auto-test", "--no-suggest-shell-commands"]));
     expect(after(record.args, "--test-cmd")).toBe("node --test test/http");

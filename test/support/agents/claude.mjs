@@ -3,9 +3,10 @@
 // result object (type, subtype, is_error, num_turns, result, total_cost_usd, usage, permission_denials).
 import { flag, standIn, unknownOption } from "./stand-in.mjs";
 
-const OPTIONS = { "-p": "flag", "--print": "flag", "--output-format": "value", "--max-turns": "value", "--permission-mode": "value", "--allowedTools": "list", "--disallowedTools": "list", "--model": "value", "--append-system-prompt": "value", "--verbose": "flag" };
+const OPTIONS = { "-p": "flag", "--print": "flag", "--output-format": "value", "--max-turns": "value", "--permission-mode": "value", "--add-dir": "list", "--allowedTools": "list", "--disallowedTools": "list", "--model": "value", "--append-system-prompt": "value", "--verbose": "flag" };
 
 standIn("claude", {
+  declares: true,
   unknownOption: (args) => unknownOption(args, OPTIONS, 1),
   prompt: (args) => flag(args, "-p"),
   output(outcome, args) {

@@ -7,6 +7,7 @@ const line = (e) => `${JSON.stringify(e)}\n`;
 const OPTIONS = { "--json": "flag", "--sandbox": "value", "-s": "value", "--ask-for-approval": "value", "-a": "value", "-c": "value", "--config": "value", "--model": "value", "-m": "value", "--ephemeral": "flag", "--skip-git-repo-check": "flag", "-o": "value", "--output-last-message": "value", "-C": "value", "--cd": "value" };
 
 standIn("codex", {
+  declares: true,
   unknownOption: (args) => unknownOption(args, OPTIONS, 2),
   prompt: (args) => args.at(-1),
   output(outcome) {

@@ -7,6 +7,7 @@ const line = (e) => `${JSON.stringify(e)}\n`;
 const OPTIONS = { "--headless": "flag", "--json": "flag", "--override-with-envs": "flag", "-f": "value", "--file": "value", "-t": "value", "--task": "value" };
 
 standIn("openhands", {
+  declares: true,
   unknownOption: (args) => unknownOption(args, OPTIONS, 0),
   prompt: (args) => readFileSync(flag(args, "-f"), "utf8"),
   output(outcome) {

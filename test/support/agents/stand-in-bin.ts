@@ -6,7 +6,7 @@ import { join } from "node:path";
 export interface Scenario {
   readonly outcome?: string;
   readonly edits?: Record<string, string>;
-  /** JSON the "model" writes to $BOSUN_RESULT. */
+  /** JSON the "model" writes to $BOSUN_RESULT (default: `{"kind":"done"}` on success, except aider); null writes nothing. */
   readonly result?: unknown;
   readonly exit?: number;
   readonly sleepMs?: number;

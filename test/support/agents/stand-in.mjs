@@ -33,7 +33,10 @@ export function standIn(tool, format) {
     mkdirSync(dirname(join(process.cwd(), path)), { recursive: true });
     writeFileSync(join(process.cwd(), path), content);
   }
-  if (scenario.result !== undefined && process.env.BOSUN_RESULT !== undefined) writeFileSync(process.env.BOSUN_RESULT, JSON.stringify(scenario.result));
+  // A well-behaved model of a tool that can write files declares its finish in $BOSUN_RESULT
+  // (`result: null` in a scenario: it just stops); aider's model cannot write that file at all.
+  const result = scenario.result === undefined ? (format.declares && (scenario.outcome ?? "done") === "done" ? { kind: "done" } : undefined) : scenario.result;
+  if (result !== undefined && result !== null && process.env.BOSUN_RESULT !== undefined) writeFileSync(process.env.BOSUN_RESULT, JSON.stringify(result));
   process.stderr.write(`${tool} stand-in: scenario ${scenario.outcome ?? "done"}\n`);
   const finish = () => {
     process.stdout.write(format.output(scenario.outcome ?? "done", args));

@@ -39,9 +39,14 @@ describe("the stop of a preset run", () => {
     ["the model's done cannot overrule a step budget", outOfBudget("steps"), { ok: true as const, stop: done() }, outOfBudget("steps")],
     ["the model's done cannot overrule a failure", failed("retry", "429"), { ok: true as const, stop: done() }, failed("retry", "429")],
     ["an unreadable result file is cannot-classify", done(), { ok: false as const, problem: "not JSON" }, failed("unclassified", "result file is not a valid stop: not JSON")],
-    ["no result file keeps the runner's stop", done(), undefined, done()],
+    ["the model's done, with the runner's, is done", done(), { ok: true as const, stop: done() }, done()],
   ])("%s", (_name, output, file, expected) => {
-    expect(combineStops(output, file)).toEqual(expected);
+    expect(combineStops(output, file, true)).toEqual(expected);
+  });
+  it("an agent that just stopped has not claimed completion, where it could have written the file", () => {
+    expect(combineStops(done(), undefined, true)).toMatchObject({ kind: "blocked", reason: expect.stringMatching(/without declaring/) });
+    // aider cannot write the file: its runner's done stands.
+    expect(combineStops(done(), undefined, false)).toEqual(done());
   });
 });
 
