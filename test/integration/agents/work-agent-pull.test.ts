@@ -37,7 +37,7 @@ async function checkout(): Promise<string> {
   return dir;
 }
 
-async function setup(scenarios: Scenario[]) {
+async function setup(scenarios: Scenario[], tool: "claude" | "codex" | "aider" | "openhands" = "claude") {
   const fixture = await schedulerFixture(CONFIG);
   f = fixture;
   fixture.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
@@ -46,21 +46,23 @@ async function setup(scenarios: Scenario[]) {
   await reconcileTick(fixture.replica("app"));
   const comment = [...fixture.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === n);
   const hash = /"hash": "(sha256:[0-9a-f]+)"/.exec(comment?.body ?? "")?.[1] ?? "";
-  const bin = await standInBin({ claude: { "retry-after": scenarios } });
+  const bin = await standInBin({ [tool]: { "retry-after": scenarios } });
   return { fixture, n, hash, bin };
 }
 
-async function runWork(s: Awaited<ReturnType<typeof setup>>, epoch: number) {
+const KEYS = { ANTHROPIC_API_KEY: "sk-ant-test-key-0005", OPENAI_API_KEY: "sk-openai-test-key-0006", CODEX_API_KEY: "codex-test-key-0007", LLM_API_KEY: "llm-test-key-0008" };
+
+async function runWork(s: Awaited<ReturnType<typeof setup>>, epoch: number, agent = "claude-code", extra: Record<string, string> = {}) {
   const workspace = await checkout();
   const io = memoryActionIo({
-    inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash, agent: "claude-code" },
+    inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash, agent, ...extra },
     eventName: "workflow_dispatch",
     payload: { repository: { default_branch: "main" } },
     env: {
       ...RUNNER,
       PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`,
       HOME: process.env["HOME"],
-      ANTHROPIC_API_KEY: "sk-ant-test-key-0005",
+      ...KEYS,
       GITHUB_API_URL: s.fixture.fake.url,
       RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")),
       GITHUB_WORKSPACE: workspace,
@@ -169,5 +171,45 @@ describe("work mode with a preset and no checkout", () => {
     expect(io.failures[0]).toMatch(/open-pull-request needs the repository checked out in GITHUB_WORKSPACE/);
     expect(await s.bin.records()).toEqual([]);
     expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+});
+
+describe.each([
+  ["claude-code", "claude", ["ANTHROPIC_API_KEY"]],
+  ["codex", "codex", ["CODEX_API_KEY", "OPENAI_API_KEY"]],
+  ["aider", "aider", ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]],
+  ["openhands", "openhands", ["LLM_API_KEY"]],
+] as const)("work mode with agent: %s", (agent, tool, own) => {
+  it("runs the stand-in with its own key only, opens the item's one pull request, and journals the typed stop and cost", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": `by ${tool}\n` } }], tool);
+    const io = await runWork(s, 1, agent);
+    expect(io.failures).toEqual([]);
+    const [record] = await s.bin.records();
+    expect(record?.tool).toBe(tool);
+    expect(record?.prompt).toContain(`Closes #${s.n}`);
+    for (const [name, value] of Object.entries(KEYS)) {
+      if ((own as readonly string[]).includes(name)) expect(record?.env[name]).toBe(value);
+      else expect(record?.env, name).not.toHaveProperty(name);
+    }
+    for (const name of Object.keys(RUNNER)) expect(record?.env, name).not.toHaveProperty(name);
+    const pulls = pullsOf(s.fixture);
+    expect(pulls.map((p) => p.headRef)).toEqual([`bosun/${s.n}-work-on-retry-after`]);
+    const repo = s.fixture.fake.repo(REPO);
+    expect(repo.trees.get(repo.commits.get(repo.refs.get(`refs/heads/${pulls[0]?.headRef ?? ""}`) ?? "")?.tree ?? "")?.get("src/retry.ts")).toBe(`by ${tool}\n`);
+    const land = JSON.parse(io.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined) ?? "{}") as { stop: unknown; cost: { wall_clock_s: number } };
+    expect(land.stop).toEqual({ kind: "done" });
+    expect(land.cost.wall_clock_s).toBeGreaterThan(0);
+  });
+});
+
+describe("work mode with agent: command and open-pull-request: true", () => {
+  it("publishes the command's changes the same way", async () => {
+    const s = await setup([]);
+    const io = await runWork(s, 1, "command", { "agent-command": "mkdir -p src && echo from-command > src/cmd.ts", "open-pull-request": "true" });
+    expect(io.failures).toEqual([]);
+    const pulls = pullsOf(s.fixture);
+    expect(pulls).toHaveLength(1);
+    const repo = s.fixture.fake.repo(REPO);
+    expect(repo.trees.get(repo.commits.get(repo.refs.get(`refs/heads/${pulls[0]?.headRef ?? ""}`) ?? "")?.tree ?? "")?.get("src/cmd.ts")).toBe("from-command\n");
   });
 });
