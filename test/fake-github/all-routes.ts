@@ -9,6 +9,7 @@ import { contentRoutes } from "./routes/contents.js";
 import { deploymentRoutes } from "./routes/deployments.js";
 import { gitCommitRoutes } from "./routes/git-commits.js";
 import { gitRefRoutes } from "./routes/git-refs.js";
+import { gitTreeRoutes } from "./routes/git-trees.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
@@ -23,6 +24,7 @@ export const restRoutes: readonly Route[] = [
   ...commentRoutes,
   ...gitRefRoutes,
   ...gitCommitRoutes,
+  ...gitTreeRoutes,
   ...compareRoutes,
   ...contentRoutes,
   ...repoRoutes,

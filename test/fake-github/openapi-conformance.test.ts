@@ -56,6 +56,8 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.issues.updateComment({ ...repo, comment_id: comment.id, body: "c2" });
     await o.issues.deleteComment({ ...repo, comment_id: comment.id });
     const { data: commit } = await o.git.createCommit({ ...repo, message: "claim", tree: (await o.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha, parents: [main] });
+    const { data: tree } = await o.git.createTree({ ...repo, base_tree: commit.tree.sha, tree: [{ path: "src/new.ts", mode: "100644", type: "blob", content: "x\n" }] });
+    await o.git.createTree({ ...repo, base_tree: tree.sha, tree: [{ path: "src/new.ts", mode: "100644", type: "blob", sha: null }] });
     await o.git.createRef({ ...repo, ref: "refs/bosun/claims/1", sha: main });
     await o.git.updateRef({ ...repo, ref: "bosun/claims/1", sha: commit.sha, force: false });
     await o.git.getRef({ ...repo, ref: "bosun/claims/1" });

@@ -1,4 +1,5 @@
 import type { ClaimToken, ReleaseMode } from "../../core/claims/claim-token.js";
+import type { RunResult } from "../../core/engine/engine-loop.js";
 import type { Evidence } from "../../core/journal/journal-event.js";
 import type { RunCost } from "../../core/journal/run-cost.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
@@ -21,7 +22,7 @@ export interface Landing {
   readonly summary: string;
   readonly mode: ReleaseMode;
   readonly evidence?: Evidence;
-  /** What the run cost, where the worker's result said (work mode): journalled on LAND. */
+  /** What the run cost, as its worker reported it (journalled on LAND). */
   readonly cost?: RunCost;
 }
 
@@ -39,10 +40,10 @@ export function landingOf(deps: Pick<TickDeps, "config">, token: ClaimToken, sto
  */
 export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, stop: Stop, evidence?: Evidence, cost?: RunCost): Promise<{ disposition: Disposition; summary: string } | undefined> {
   const now = deps.clock.now();
-  const landing = { ...landingOf(deps, token, stop, now, evidence), ...(cost === undefined ? {} : { cost }) };
+  const landing: Landing = { ...landingOf(deps, token, stop, now, evidence), ...(cost === undefined ? {} : { cost }) };
   const released = await deps.store.release(token, landing.mode, now);
   if (!released.ok) {
-    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, { stop, ...(evidence === undefined ? {} : { evidence }), ...(cost === undefined ? {} : { cost }) }, landing.disposition), fenced: `${released.reason}: ${released.detail}` });
+    journalEmitter(deps.journal, deps.clock)({ ...landEvent(String(n), token.epoch, runResult(landing), landing.disposition), fenced: `${released.reason}: ${released.detail}` });
     return undefined;
   }
   await afterLanding(deps, n, issue, token, landing);
@@ -55,7 +56,7 @@ export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue 
   const labels = config.labels;
   const { stop, disposition, evidence, cost } = landing;
   const emit = journalEmitter(deps.journal, clock);
-  emit(landEvent(String(n), token.epoch, { stop, ...(evidence === undefined ? {} : { evidence }), ...(cost === undefined ? {} : { cost }) }, disposition));
+  emit(landEvent(String(n), token.epoch, runResult(landing), disposition));
   emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
   if (issue === undefined) return;
   const keep = issue.labels.filter((l) => l !== labels.claimed && (disposition === "retry" || l !== labels.queued));
@@ -63,4 +64,9 @@ export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue 
   await github.setLabels(n, [...new Set([...keep, ...add])]);
   const snap = await github.snapshot(issue, true);
   if (snap.ok) await github.updateComment(snap.commentId, renderLanding(snap.body, { epoch: token.epoch, stop, disposition, at: clock.now(), by: deps.holder, ...(evidence === undefined ? {} : { evidence }) }));
+}
+
+/** The run a landing reports, in the shape the LAND event is built from. */
+function runResult(landing: Landing): RunResult {
+  return { stop: landing.stop, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), ...(landing.cost === undefined ? {} : { cost: landing.cost }) };
 }

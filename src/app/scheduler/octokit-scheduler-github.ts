@@ -1,4 +1,5 @@
 import type { Octokit } from "@octokit/rest";
+import { isItemBranch } from "../../core/agents/item-branch.js";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
@@ -213,7 +214,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
         const branch = issueOfBranch(pr.head.ref);
         if (branch !== undefined) issues.add(branch);
-        for (const n of issues) links.set(n, [...(links.get(n) ?? []), { number: pr.number, state }]);
+        const sameRepo = pr.head.repo?.full_name === `${owner}/${repo}`;
+        for (const n of issues) links.set(n, [...(links.get(n) ?? []), { number: pr.number, state, ...(sameRepo && isItemBranch(pr.head.ref, n) ? { bosunBranch: true as const } : {}) }]);
       }
       pullLinks = links;
       listedAt.set("pulls", now());
@@ -221,7 +223,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async evidenceOf(issue, neverClaimed) {
-      const open = ((await this.linkedPulls()).get(issue) ?? []).find((p) => p.state === "open");
+      // Bosun's own pull request from an earlier epoch is where a retry continues, not someone else's work.
+      const open = ((await this.linkedPulls()).get(issue) ?? []).find((p) => p.state === "open" && (neverClaimed || p.bosunBranch !== true));
       if (open !== undefined) return `pull request #${open.number} is open for it`;
       // Branches left by Bosun's own earlier attempts are not someone else's work.
       if (!neverClaimed) return undefined;

@@ -25,6 +25,8 @@ export interface WorkflowRunView {
 export interface PullLink {
   readonly number: number;
   readonly state: "open" | "merged" | "closed";
+  /** Its head is Bosun's own branch for the item (`bosun/<n>-…`) in this repository: an earlier attempt's. */
+  readonly bosunBranch?: true;
 }
 
 /** What the reconcile tick reads from GitHub; reads that can answer 304 return undefined for "unchanged". */

@@ -18,13 +18,16 @@ import type { BriefDispatcher } from "../../adapters/local/brief-folder-loop.js"
 import { FileClaimStore } from "../../adapters/local/file-claim-store.js";
 import { FileJournal } from "../../adapters/local/file-journal.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
+import { agentDispatcher } from "../../adapters/agents/agent-dispatcher.js";
+import { AGENT_NAMES } from "../../core/agents/agent-preset.js";
+import { PRESETS, agentByName } from "../../core/agents/presets.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
 
-const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --dry-run) [--policy P] [--state DIR] [--lease DUR]
+const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --agent NAME | --dry-run) [--policy P] [--state DIR] [--lease DUR]
                    [--attempts N] [--backoff DUR] [--holder NAME]
 
 Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
@@ -35,6 +38,9 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --run CMD        worker command, run through the shell with BOSUN_ITEM, BOSUN_BRIEF (the brief as
                    JSON), BOSUN_EPOCH and BOSUN_RESULT (write your stop there as JSON). Without a
                    result: exit 0 is done, 75 is retry, anything else needs a human.
+  --agent NAME     run an agent preset: ${AGENT_NAMES.join(" | ")} (command = --run CMD); it renders
+                   the brief for that agent, hands it only its own credentials, and reads its stop
+                   and cost back (see docs/agents.md)
   --dry-run        claim in memory and land every item ok without running anything
   --policy P       ${POLICY_NAMES.join(" | ")} (default: hybrid)
   --state DIR      claims, journal and results (default: .bosun)
@@ -57,6 +63,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         briefs: { type: "string", default: "briefs" },
         pool: { type: "string" },
         run: { type: "string" },
+        agent: { type: "string" },
         "dry-run": { type: "boolean", default: false },
         policy: { type: "string", default: "hybrid" },
         state: { type: "string", default: ".bosun" },
@@ -82,7 +89,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const backoff = parseDuration(values.backoff);
   if (backoff === undefined) return usageError(io, `--backoff must be a duration such as 1s, 30s, got '${values.backoff}'`);
   const dryRun = values["dry-run"];
-  if (dryRun === (values.run !== undefined)) return usageError(io, dryRun ? "give --run CMD or --dry-run, not both" : "give --run CMD (a worker command) or --dry-run");
+  // --agent NAME: a preset; `--agent command` is --run CMD by another name.
+  const agent = values.agent === undefined ? undefined : agentByName(values.agent);
+  if (values.agent !== undefined && agent === undefined) return usageError(io, `--agent must be one of ${AGENT_NAMES.join(", ")}, got '${values.agent}'`);
+  const preset = agent === undefined || agent === "command" ? undefined : PRESETS[agent];
+  if (preset !== undefined && (values.run !== undefined || dryRun)) return usageError(io, `--agent ${agent ?? ""} runs the agent itself: give it without --run or --dry-run`);
+  if (agent === "command" && values.run === undefined) return usageError(io, "--agent command needs --run CMD (the command to run)");
+  if (preset === undefined && dryRun === (values.run !== undefined)) return usageError(io, dryRun ? "give --run CMD or --dry-run, not both" : "give --run CMD (a worker command), --agent NAME or --dry-run");
   const briefsDir = resolve(io.cwd, values.briefs);
   if (!(await isDirectory(briefsDir))) return usageError(io, `--briefs: no folder at ${values.briefs}`);
   const stateDir = resolve(io.cwd, values.state);
@@ -95,7 +108,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
-    : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });
+    : preset !== undefined
+      ? agentDispatcher({ preset, stateDir, cwd: io.cwd, env: io.env, secrets })
+      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });
   const loop = new BriefFolderLoop({
     briefsDir,
     dispatcher,

@@ -9,7 +9,7 @@ import type { WorkItem } from "./work-item.js";
 export interface RunResult {
   readonly stop: Stop;
   readonly evidence?: Evidence;
-  /** What the run cost, journalled on its LAND. */
+  /** What the run cost, as the worker reported it plus the wall clock Bosun measured (journalled on LAND). */
   readonly cost?: RunCost;
 }
 

@@ -9,6 +9,9 @@ export interface Evidence {
   readonly lines: readonly string[];
 }
 
+/** What one run cost (DESIGN.md, "Journal"): the wall clock always, tokens and money where the worker reported them. */
+export type { RunCost } from "./run-cost.js";
+
 /** The stop as the journal writes it (DESIGN.md, "Journal"). */
 export interface JournalStop {
   readonly kind: "done" | "out_of_budget" | "blocked" | "failed";

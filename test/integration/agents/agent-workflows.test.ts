@@ -1,0 +1,51 @@
+/** The ready-to-copy work workflows, one per preset: shown verbatim in docs/agents.md, and held to the trust rules. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { PRESETS } from "../../../src/core/agents/presets.js";
+import type { PresetName } from "../../../src/core/agents/agent-preset.js";
+
+const ROOT = join(import.meta.dirname, "../../..");
+const DOC = readFileSync(join(ROOT, "docs/agents.md"), "utf8");
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+describe.each(Object.keys(PRESETS) as PresetName[])("docs/workflows/bosun-work-%s.yml", (name) => {
+  const text = readFileSync(join(ROOT, `docs/workflows/bosun-work-${name}.yml`), "utf8");
+  const wf = parse(text) as { "run-name": string; on: Record<string, unknown>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: Record<string, string> }> };
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+  const bosun = steps.find((s) => s.uses?.startsWith("bosun-dev/bosun@")) as Step;
+
+  it("is shown verbatim in docs/agents.md", () => {
+    expect(DOC).toContain(text);
+  });
+
+  it("runs only on workflow_dispatch (read from the default branch), with a quoted run-name naming item and epoch", () => {
+    expect(Object.keys(wf.on)).toEqual(["workflow_dispatch"]);
+    expect(text).toMatch(/^run-name: "bosun #\$\{\{ inputs\.item \}\} epoch \$\{\{ inputs\.epoch \}\}"$/m);
+  });
+
+  it("checks out without persisting credentials, grants GITHUB_TOKEN no write, and pins every third-party action to a commit", () => {
+    expect(steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with?.["persist-credentials"]).toBe(false);
+    const permissions = [wf.permissions, ...Object.values(wf.jobs).map((j) => j.permissions ?? {})];
+    expect(permissions.flatMap((p) => Object.values(p)).filter((v) => v === "write")).toEqual([]);
+    for (const s of steps.filter((s) => s.uses !== undefined && !s.uses.startsWith("bosun-dev/bosun@"))) expect(s.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+    expect(text).not.toMatch(/secrets\.GITHUB_TOKEN/);
+  });
+
+  it(`runs the ${name} preset and hands it only names the preset takes`, () => {
+    expect(bosun.with?.["mode"]).toBe("work");
+    expect(bosun.with?.["agent"]).toBe(name);
+    const takes = new Set([...PRESETS[name].credentials, ...PRESETS[name].settings]);
+    const env = Object.keys(bosun.env ?? {});
+    expect(env.length).toBeGreaterThan(0);
+    expect(env.filter((n) => !takes.has(n))).toEqual([]);
+    expect(env.some((n) => PRESETS[name].credentials.includes(n))).toBe(true);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * `work` mode with an agent preset against the fake GitHub: the stand-in `claude` edits the
+ * checkout, Bosun publishes the change as one commit on `bosun/<n>-<slug>` and keeps one pull
+ * request for the item; a later epoch (after a land that failed once the PR was open) reuses that
+ * branch and pull request. Judged from the fake's own state and request log and the stand-in's
+ * record, not from Bosun's outputs.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import work from "../../../src/action/modes/work.js";
+import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
+import { memoryActionIo } from "../gate/memory-action-io.js";
+import { REPO, schedulerFixture } from "../scheduler/scheduler-fixture.js";
+import { standInBin, type Scenario } from "../../support/agents/stand-in-bin.js";
+
+type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
+let f: Fixture | undefined;
+afterEach(async () => {
+  await f?.fake.close();
+  f = undefined;
+});
+
+const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n";
+const RUNNER = { GITHUB_TOKEN: "ghs_runnerTokenThatMustNotLeak0001", ACTIONS_RUNTIME_TOKEN: "actions-runtime-secret-0002" };
+
+async function checkout(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "bosun-work-checkout-"));
+  await mkdir(join(dir, "src"));
+  await writeFile(join(dir, "src/keep.ts"), "export const keep = 1;\n");
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: dir, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "start");
+  return dir;
+}
+
+async function setup(scenarios: Scenario[], tool: "claude" | "codex" | "aider" | "openhands" = "claude") {
+  const fixture = await schedulerFixture(CONFIG);
+  f = fixture;
+  fixture.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
+  fixture.fake.setFile(REPO, "main", "src/keep.ts", "export const keep = 1;\n");
+  const n = await fixture.queue("retry-after", "non_goals: [circuit breaking]\nbudget: {steps: 9}");
+  await reconcileTick(fixture.replica("app"));
+  const comment = [...fixture.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === n);
+  const hash = /"hash": "(sha256:[0-9a-f]+)"/.exec(comment?.body ?? "")?.[1] ?? "";
+  const bin = await standInBin({ [tool]: { "retry-after": scenarios } });
+  return { fixture, n, hash, bin };
+}
+
+const KEYS = { ANTHROPIC_API_KEY: "sk-ant-test-key-0005", OPENAI_API_KEY: "sk-openai-test-key-0006", CODEX_API_KEY: "codex-test-key-0007", LLM_API_KEY: "llm-test-key-0008" };
+
+async function runWork(s: Awaited<ReturnType<typeof setup>>, epoch: number, agent = "claude-code", extra: Record<string, string> = {}) {
+  const workspace = await checkout();
+  const io = memoryActionIo({
+    inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash, agent, ...extra },
+    eventName: "workflow_dispatch",
+    payload: { repository: { default_branch: "main" } },
+    env: {
+      ...RUNNER,
+      PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`,
+      HOME: process.env["HOME"],
+      ...KEYS,
+      GITHUB_API_URL: s.fixture.fake.url,
+      RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")),
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_SHA: s.fixture.fake.repo(REPO).refs.get("refs/heads/main"),
+    },
+  });
+  await work.run(io.io);
+  return io;
+}
+
+const pullsOf = (fx: Fixture) => [...fx.fake.repo(REPO).pulls.values()];
+
+describe("work mode with an agent preset", () => {
+  it("hands the agent the brief and only its key, publishes one commit on bosun/<n>-<slug> with one pull request saying Closes #n and the brief's hash, and journals the stop and cost", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "export const retry = true;\n" } }]);
+    const io = await runWork(s, 1);
+    expect(io.failures).toEqual([]);
+    const [record] = await s.bin.records();
+    expect(record?.prompt).toContain("Work on retry-after.");
+    expect(record?.prompt).toContain(`Closes #${s.n}`);
+    expect(record?.prompt).toContain(s.hash);
+    expect(record?.prompt).toContain("npm test");
+    expect(record?.args[record.args.indexOf("--max-turns") + 1]).toBe("9");
+    expect(record?.env).not.toHaveProperty("GITHUB_TOKEN");
+    expect(record?.env).not.toHaveProperty("ACTIONS_RUNTIME_TOKEN");
+    expect(Object.values(record?.env ?? {})).not.toContain("t-bot");
+    expect(record?.env["ANTHROPIC_API_KEY"]).toBe("sk-ant-test-key-0005");
+
+    const repo = s.fixture.fake.repo(REPO);
+    const pulls = pullsOf(s.fixture);
+    expect(pulls).toHaveLength(1);
+    const pull = pulls[0];
+    expect(pull?.headRef).toBe(`bosun/${s.n}-work-on-retry-after`);
+    expect(repo.issues.get(pull?.number ?? 0)?.body).toContain(`Closes #${s.n}`);
+    expect(repo.issues.get(pull?.number ?? 0)?.body).toContain(s.hash);
+    const head = repo.commits.get(repo.refs.get(`refs/heads/${pull?.headRef ?? ""}`) ?? "");
+    expect(head?.parents).toEqual([repo.refs.get("refs/heads/main")]);
+    expect(repo.trees.get(head?.tree ?? "")?.get("src/retry.ts")).toBe("export const retry = true;\n");
+    expect(repo.trees.get(head?.tree ?? "")?.get("src/keep.ts")).toBe("export const keep = 1;\n");
+
+    const land = io.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined);
+    expect(JSON.parse(land ?? "{}")).toMatchObject({ event: "LAND", ok: true, stop: { kind: "done" }, cost: { tokens: 1650, usd: 0.0421 } });
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:done");
+  });
+
+  it("a retry at a later epoch, after a land that failed with the pull request already open, commits on the same branch and reuses that pull request", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "attempt 1\n" } }, { edits: { "src/retry.ts": "attempt 2\n", "src/other.ts": "x\n" } }]);
+    // The land's claim-ref update fails (and does not apply): the run ends with its PR open but its item unlanded.
+    const remove = s.fixture.fake.faults.add({ kind: "error", status: 502, route: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", applied: false });
+    const first = await runWork(s, 1);
+    remove();
+    expect(first.failures.join("\n")).toMatch(/land was refused/);
+    expect(pullsOf(s.fixture)).toHaveLength(1);
+    // The lease lapses and the run has ended: the scheduler reclaims the item and dispatches epoch 2.
+    for (const run of s.fixture.runsOf(s.n)) s.fixture.fake.completeWorkflowRun(REPO, run.id, "failure");
+    s.fixture.clock.advance(3 * 3600_000);
+    await reconcileTick(s.fixture.replica("app"));
+    await reconcileTick(s.fixture.replica("app"));
+    expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toContain(2);
+
+    const createsBefore = s.fixture.fake.accounting.count((e) => e.route === "POST /repos/{owner}/{repo}/pulls");
+    const second = await runWork(s, 2);
+    expect(second.failures).toEqual([]);
+    // One pull request still, and no second create was even attempted: the open one was found first.
+    expect(pullsOf(s.fixture)).toHaveLength(1);
+    expect(s.fixture.fake.accounting.count((e) => e.route === "POST /repos/{owner}/{repo}/pulls")).toBe(createsBefore);
+    const repo = s.fixture.fake.repo(REPO);
+    const branch = pullsOf(s.fixture)[0]?.headRef ?? "";
+    const head = repo.commits.get(repo.refs.get(`refs/heads/${branch}`) ?? "");
+    const previous = repo.commits.get(head?.parents[0] ?? "");
+    // The branch moved forward: epoch 2's commit sits on epoch 1's, and holds epoch 2's work.
+    expect(previous?.message).toMatch(/epoch 1/);
+    expect(head?.message).toMatch(/epoch 2/);
+    expect(repo.trees.get(head?.tree ?? "")?.get("src/retry.ts")).toBe("attempt 2\n");
+    expect(second.outputs["pull-request"]).toBe(String(pullsOf(s.fixture)[0]?.number));
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:done");
+  });
+
+  it("lands a done that changed nothing as blocked, and opens no pull request", async () => {
+    const s = await setup([{}]);
+    const io = await runWork(s, 1);
+    expect(JSON.parse(io.outputs["stop"] ?? "{}")).toMatchObject({ kind: "blocked" });
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+
+  it("refuses an agent-env that names a runner token, before anything runs", async () => {
+    const s = await setup([{}]);
+    const io = memoryActionIo({ inputs: { "github-token": "t-bot", item: String(s.n), epoch: "1", "brief-hash": s.hash, agent: "codex", "agent-env": "MY_SETTING, GITHUB_TOKEN" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: s.fixture.fake.url } });
+    await work.run(io.io);
+    expect(io.failures[0]).toMatch(/agent-env: GITHUB_TOKEN is the runner's own credential/);
+    expect(await s.bin.records()).toEqual([]);
+  });
+});
+
+describe("work mode with a preset and no checkout", () => {
+  it("lands the item for a human at once, naming the missing checkout, and runs no agent", async () => {
+    const s = await setup([{ edits: { "src/x.ts": "x\n" } }]);
+    const io = memoryActionIo({
+      inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: "1", "brief-hash": s.hash, agent: "claude-code" },
+      eventName: "workflow_dispatch",
+      payload: {},
+      env: { PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`, GITHUB_API_URL: s.fixture.fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")), GITHUB_WORKSPACE: await mkdtemp(join(tmpdir(), "not-a-checkout-")) },
+    });
+    await work.run(io.io);
+    expect(io.failures[0]).toMatch(/open-pull-request needs the repository checked out in GITHUB_WORKSPACE/);
+    expect(await s.bin.records()).toEqual([]);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+});
+
+describe.each([
+  ["claude-code", "claude", ["ANTHROPIC_API_KEY"]],
+  ["codex", "codex", ["CODEX_API_KEY", "OPENAI_API_KEY"]],
+  ["aider", "aider", ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]],
+  ["openhands", "openhands", ["LLM_API_KEY"]],
+] as const)("work mode with agent: %s", (agent, tool, own) => {
+  it("runs the stand-in with its own key only, opens the item's one pull request, and journals the typed stop and cost", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": `by ${tool}\n` } }], tool);
+    const io = await runWork(s, 1, agent);
+    expect(io.failures).toEqual([]);
+    const [record] = await s.bin.records();
+    expect(record?.tool).toBe(tool);
+    expect(record?.prompt).toContain(`Closes #${s.n}`);
+    for (const [name, value] of Object.entries(KEYS)) {
+      if ((own as readonly string[]).includes(name)) expect(record?.env[name]).toBe(value);
+      else expect(record?.env, name).not.toHaveProperty(name);
+    }
+    for (const name of Object.keys(RUNNER)) expect(record?.env, name).not.toHaveProperty(name);
+    const pulls = pullsOf(s.fixture);
+    expect(pulls.map((p) => p.headRef)).toEqual([`bosun/${s.n}-work-on-retry-after`]);
+    const repo = s.fixture.fake.repo(REPO);
+    expect(repo.trees.get(repo.commits.get(repo.refs.get(`refs/heads/${pulls[0]?.headRef ?? ""}`) ?? "")?.tree ?? "")?.get("src/retry.ts")).toBe(`by ${tool}\n`);
+    const land = JSON.parse(io.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined) ?? "{}") as { stop: unknown; cost: { wall_clock_s: number } };
+    expect(land.stop).toEqual({ kind: "done" });
+    expect(land.cost.wall_clock_s).toBeGreaterThan(0);
+  });
+});
+
+describe("work mode with agent: command and open-pull-request: true", () => {
+  it("publishes the command's changes the same way", async () => {
+    const s = await setup([]);
+    const io = await runWork(s, 1, "command", { "agent-command": "mkdir -p src && echo from-command > src/cmd.ts", "open-pull-request": "true" });
+    expect(io.failures).toEqual([]);
+    const pulls = pullsOf(s.fixture);
+    expect(pulls).toHaveLength(1);
+    const repo = s.fixture.fake.repo(REPO);
+    expect(repo.trees.get(repo.commits.get(repo.refs.get(`refs/heads/${pulls[0]?.headRef ?? ""}`) ?? "")?.tree ?? "")?.get("src/cmd.ts")).toBe("from-command\n");
+  });
+});
