@@ -54,7 +54,7 @@ export async function landItem(deps: TickDeps, n: number, issue: QueueIssue | un
 export async function afterLanding(deps: TickDeps, n: number, issue: QueueIssue | undefined, token: ClaimToken, landing: Landing): Promise<void> {
   const { github, config, clock } = deps;
   const labels = config.labels;
-  const { stop, disposition, evidence, cost } = landing;
+  const { stop, disposition, evidence } = landing;
   const emit = journalEmitter(deps.journal, clock);
   emit(landEvent(String(n), token.epoch, runResult(landing), disposition));
   emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
