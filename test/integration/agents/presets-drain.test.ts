@@ -46,6 +46,9 @@ async function workspace(briefs: Record<string, string>): Promise<string> {
   await mkdir(join(dir, "briefs"));
   await writeFile(join(dir, "src/http/retry.ts"), "export const retry = 1;\n");
   await writeFile(join(dir, "src/db/pool.ts"), "export const pool = 1;\n");
+  // The briefs' acceptance command (`node --test test/http`) passes here, so the gate can accept a change.
+  await mkdir(join(dir, "test/http"), { recursive: true });
+  await writeFile(join(dir, "test/http/ok.test.mjs"), 'import test from "node:test";\ntest("ok", () => {});\n');
   for (const [id, text] of Object.entries(briefs)) await writeFile(join(dir, "briefs", `${id}.yml`), text);
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   git("init", "-q");
@@ -141,6 +144,16 @@ describe("agent presets under bosun drain --agent", () => {
     expect(d.lands.get("stuck")).toMatchObject({ stop: { kind: "blocked", reason: "the goal needs a change to src/db" }, disposition: "human" });
     expect(d.run.code).toBe(1);
 
+    // The gate accepts "ok"'s change (accepted means the gate passed, docs/stats.md): commit what the
+    // agent edited on a branch and judge it, journalling the verdict beside the drain's events.
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: d.dir, encoding: "utf8" });
+    const base = git("rev-parse", "HEAD").trim();
+    git("checkout", "-q", "-b", "work-ok");
+    git("add", "src");
+    git("commit", "-qm", "ok");
+    const gate = await runBosun(["gate", "--brief", "briefs/ok.yml", "--base", base, "--head", "work-ok", "--state", "state"], { cwd: d.dir });
+    expect(gate.code, gate.stdout + gate.stderr).toBe(0);
+
     // bosun stats over this drain: cost per accepted task from those LAND costs (one accepted: ok).
     const stats = await runBosun(["stats", "--journal", join(d.dir, "state", "journal.jsonl"), "--format", "json"], { cwd: d.dir });
     expect(stats.code).toBe(0);
@@ -184,7 +197,7 @@ describe("agent presets under bosun drain --agent", () => {
     expectOnlyItsCredentials(record, ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]);
     expect(record.args).toEqual(expect.arrayContaining(["--yes-always", "--no-auto-commits", "--auto-test", "--no-suggest-shell-commands"]));
     expect(after(record.args, "--test-cmd")).toBe("node --test test/http");
-    expect(record.args.slice(record.args.indexOf("--") + 1)).toEqual(["src/http/retry.ts"]);
+    expect(record.args.slice(record.args.indexOf("--") + 1)).toEqual(["src/http/retry.ts", "test/http/ok.test.mjs"]);
     // Its history files stay out of the working tree (they would otherwise be pushed as changes).
     expect(after(record.args, "--chat-history-file")?.startsWith(d.dir + "/state/")).toBe(true);
     expect(d.lands.get("ok")).toMatchObject({ ok: true, cost: { tokens: 2300 + 180 + 3100 + 220, usd: 0.03 } });
