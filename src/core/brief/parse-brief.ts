@@ -2,7 +2,7 @@ import { parseDocument } from "yaml";
 import type { z } from "zod";
 import type { Brief, BriefProblem, BriefResult } from "./brief.js";
 import { BRIEF_DEFAULTS } from "./brief.js";
-import { briefInputSchema } from "./brief-schema.js";
+import { BRIEF_ID, CLAIM_KEY, briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
 import { yamlNestingProblem } from "./yaml-depth.js";
@@ -29,6 +29,12 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
   const b = parsed.data;
   const id = b.id ?? source.defaultId;
   if (id === undefined) return fail(source, "id", "id is required when the source gives none");
+  // A default id comes from a file name or --id, which nobody validated: hold it to the field's rule.
+  if (!BRIEF_ID.test(id)) {
+    return fail(source, "id", `id '${id}' (from ${b.id === undefined ? "the file name or --id" : "the id field"}) must be letters, digits, '.', '_' or '-' (at most 100), starting with a letter or digit; set \`id:\` in the brief`);
+  }
+  const claimKey = b.claim_key ?? `task:${id.toLowerCase()}`;
+  if (!CLAIM_KEY.test(claimKey)) return fail(source, "claim_key", `claim_key '${claimKey}' must be namespace:slug, e.g. task:http-retry-after; set \`claim_key:\` in the brief`);
   const brief: Brief = {
     id,
     goal: b.goal,
@@ -41,7 +47,7 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
     ...(b.due === undefined ? {} : { due: b.due }),
     pool: b.pool ?? BRIEF_DEFAULTS.pool,
     tier: b.tier ?? BRIEF_DEFAULTS.tier,
-    claim_key: b.claim_key ?? `task:${id.toLowerCase()}`,
+    claim_key: claimKey,
     blocked_by: b.blocked_by,
   };
   return { ok: true, brief };
