@@ -1,11 +1,10 @@
-import { parseDocument } from "yaml";
 import type { z } from "zod";
 import type { Brief, BriefProblem, BriefResult } from "./brief.js";
 import { BRIEF_DEFAULTS } from "./brief.js";
 import { BRIEF_ID, CLAIM_KEY, briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
-import { yamlNestingProblem } from "./yaml-depth.js";
+import { readGuardedYaml } from "./read-guarded-yaml.js";
 
 /** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
 export interface BriefSource {
@@ -58,26 +57,10 @@ export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
   if (text.length > MAX_BRIEF_BYTES) {
     return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
   }
-  const nesting = yamlNestingProblem(text);
-  if (nesting !== undefined) return fail(source, "(yaml)", `nested too deeply for a brief: ${nesting}`);
-  // Aliases are capped so a "billion laughs" document is refused rather than expanded.
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      problems: doc.errors.map((e) => ({
-        field: "(yaml)",
-        message: `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ""}${firstLine(e.message).replace(/ at line \d+, column \d+:?$/, "")}`,
-        source: source.name,
-      })),
-    };
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 20 });
-  } catch (err) {
-    return fail(source, "(yaml)", firstLine(err instanceof Error ? err.message : String(err)));
-  }
+  // Nesting, aliases and key shapes are bounded before and after parsing (read-guarded-yaml.ts).
+  const read = readGuardedYaml(text);
+  if (!read.ok) return { ok: false, problems: read.problems.map((p) => ({ field: "(yaml)", message: p.message, source: source.name })) };
+  const data = read.data;
   return parseBriefObject(data, source);
 }
 
@@ -103,10 +86,6 @@ function zodProblems(error: z.ZodError, input: object, source: BriefSource): Bri
 
 function fail(source: BriefSource, field: string, message: string): BriefResult {
   return { ok: false, problems: [{ field, message, source: source.name }] };
-}
-
-function firstLine(message: string): string {
-  return message.split("\n")[0] ?? message;
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
