@@ -2,8 +2,12 @@ import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode } from "../../core/claims/claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 
-/** Errors that mean the state folder itself is failing, not one claim: the drain cannot go on. */
-const FATAL = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "ENOENT", "EACCES", "EPERM"]);
+/**
+ * Errors that mean the state folder itself is failing, not one claim: the drain cannot go on.
+ * Not ENOENT: a claim file renamed by another drain between two reads is an ordinary race (a
+ * vanished state folder is caught by the journal and the dispatcher instead).
+ */
+const FATAL = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "EACCES", "EPERM"]);
 
 /**
  * A local claim store that tells `onFault` when the disk under it fails (a full disk, a read-only
