@@ -8,6 +8,19 @@ export interface MergedPull {
   readonly body: string | null;
 }
 
+/** Commits of a deployed range that were not looked at, and why: never dropped without a count. */
+export interface Unexamined {
+  /** How many commits were not examined; undefined when the range itself is unknown. */
+  readonly commits: number | undefined;
+  readonly reason: string;
+}
+
+/** The merged pull requests found in a range, and what of the range was not examined. */
+export interface RangePulls {
+  readonly pulls: readonly MergedPull[];
+  readonly unexamined?: Unexamined;
+}
+
 /** How the verify mode finds and lands the items a deployment carried; declared by its consumer. */
 export interface ItemLander {
   /**
@@ -15,8 +28,11 @@ export interface ItemLander {
    * undefined) whose latest status is success: the start of the deployed range.
    */
   previousDeployedSha(environment: string, beforeDeploymentId: number | undefined): Promise<string | undefined>;
-  /** Merged pull requests with a commit in `base...head` (just `head` when there is no base). */
-  mergedPullsInRange(base: string | undefined, head: string): Promise<readonly MergedPull[]>;
+  /**
+   * Merged pull requests with a commit in `base...head` (just `head` when there is no base), and
+   * a count of the commits it did not examine (a range past the read bound, or no base at all).
+   */
+  mergedPullsInRange(base: string | undefined, head: string): Promise<RangePulls>;
   /** Comments the evidence, labels `bosun:done` and closes the issue as completed. */
   landItem(issue: number, comment: string): Promise<void>;
   /** Comments the reason and labels `bosun:needs-human`; the issue's open/closed state is left alone. */

@@ -1,6 +1,9 @@
 import type { VerifyVerdict } from "../../core/verify/converge.js";
 import { closingIssues } from "../../core/verify/closing-issues.js";
-import type { ItemLander, MergedPull } from "./item-lander.js";
+import type { ItemLander, RangePulls, Unexamined } from "./item-lander.js";
+
+/** Why a range with no earlier deployment is incomplete: only its head commit could be read. */
+export const NO_BASE_REASON = "no earlier successful deployment to compare with: only the head commit was examined";
 
 /** What landing did, per issue, for the summary and the outputs. */
 export interface LandingReport {
@@ -8,8 +11,10 @@ export interface LandingReport {
   readonly needsHuman: readonly number[];
   /** Issue → the pull request that closes it. */
   readonly pulls: ReadonlyMap<number, number>;
-  /** Issues past the cap, listed but not touched. */
+  /** Issues past both caps, listed but not touched. */
   readonly skipped: readonly number[];
+  /** Commits of the range that were not examined: items in them may have shipped unlanded. */
+  readonly unexamined?: Unexamined;
 }
 
 /** Each item costs three writes; GitHub's secondary limit is ~80 content-creating requests a minute. */
@@ -18,17 +23,21 @@ export const MAX_ITEMS = 20;
 /**
  * Lands the items a deployment carried: the issues closed by the merged pull requests in the
  * range. Verified: closed with the evidence and `bosun:done`. Otherwise: `bosun:needs-human`
- * with the reason. `comment` renders the text for one issue (already redacted).
+ * with the reason. Items past MAX_ITEMS are not closed in this run: the next MAX_ITEMS of them
+ * are sent to a human (`overflow` renders why), the rest counted as skipped. `comment` renders
+ * the text for one issue (already redacted).
  */
 export async function landDeployedItems(
   lander: ItemLander,
   verdict: VerifyVerdict,
-  pulls: readonly MergedPull[],
+  range: RangePulls,
   repo: { readonly owner: string; readonly repo: string },
   comment: (issue: number, pull: number) => string,
+  overflow: (issue: number, pull: number) => string = (issue, pull) =>
+    `⚠️ #${pull} closing #${issue} was deployed, but one verify run lands at most ${MAX_ITEMS} items: a human needs to land this one.`,
 ): Promise<LandingReport> {
   const byIssue = new Map<number, number>();
-  for (const pull of [...pulls].sort((a, b) => a.number - b.number)) {
+  for (const pull of [...range.pulls].sort((a, b) => a.number - b.number)) {
     for (const issue of closingIssues(pull.body, repo)) if (!byIssue.has(issue)) byIssue.set(issue, pull.number);
   }
   const issues = [...byIssue.keys()];
@@ -44,5 +53,9 @@ export async function landDeployedItems(
       needsHuman.push(issue);
     }
   }
-  return { landed, needsHuman, pulls: byIssue, skipped: issues.slice(MAX_ITEMS) };
+  for (const issue of issues.slice(MAX_ITEMS, MAX_ITEMS * 2)) {
+    await lander.markNeedsHuman(issue, overflow(issue, byIssue.get(issue) ?? 0));
+    needsHuman.push(issue);
+  }
+  return { landed, needsHuman, pulls: byIssue, skipped: issues.slice(MAX_ITEMS * 2), ...(range.unexamined === undefined ? {} : { unexamined: range.unexamined }) };
 }

@@ -88,6 +88,8 @@ export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Pro
     );
     io.setOutput("landed", report.landed.join(","));
     io.setOutput("needs-human", report.needsHuman.join(","));
+    io.setOutput("unexamined", report.unexamined === undefined ? "" : String(report.unexamined.commits ?? "unknown"));
+    if (report.unexamined !== undefined) io.log.warning(`bosun verify: not every deployed commit was examined: ${report.unexamined.reason}`);
     await io.summary(landingMarkdown(report, verdict));
   }
   if (verdict.kind !== "verified") io.setFailed(`bosun verify: ${line}`);
@@ -125,10 +127,14 @@ function itemComment(verdict: VerifyVerdict, target: VerifyTarget, evidence: str
 
 function landingMarkdown(report: LandingReport, verdict: VerifyVerdict): string {
   const rows = [...report.pulls.entries()].map(([issue, pull]) => {
-    const what = report.landed.includes(issue) ? "closed, `bosun:done`" : report.needsHuman.includes(issue) ? "`bosun:needs-human`" : "not touched (over the cap)";
+    const what = report.landed.includes(issue) ? "closed, `bosun:done`" : report.needsHuman.includes(issue) ? "`bosun:needs-human`" : "not touched (over both caps)";
     return `| #${issue} | #${pull} | ${what} |`;
   });
-  if (rows.length === 0) return `\n#### Items\n\nNo merged pull request in the deployed range closes an issue.\n`;
+  const unexamined =
+    report.unexamined === undefined
+      ? ""
+      : `\n**Not examined:** ${report.unexamined.commits === undefined ? "an unknown number of" : report.unexamined.commits} commit(s) (${report.unexamined.reason}). Items they carried were not landed: a human should check them.\n`;
+  if (rows.length === 0) return `\n#### Items\n\nNo merged pull request in the examined range closes an issue.\n${unexamined}`;
   const title = verdict.kind === "verified" ? "Items landed" : "Items handed to a human";
-  return `\n#### ${title}\n\n| issue | pull request | result |\n|---|---|---|\n${rows.join("\n")}\n`;
+  return `\n#### ${title}\n\n| issue | pull request | result |\n|---|---|---|\n${rows.join("\n")}\n${unexamined}`;
 }

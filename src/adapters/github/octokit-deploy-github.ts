@@ -1,11 +1,16 @@
 import type { Octokit } from "@octokit/rest";
 import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
 import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
-import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
+import type { ItemLander, MergedPull, Unexamined } from "../../action/verify/item-lander.js";
+import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
 
-/** Compare pages read (100 commits each) and deployments scanned: bounds on what one run may cost. */
-const MAX_COMPARE_PAGES = 3;
-const MAX_COMMITS = 100;
+/**
+ * Bounds on what one run may cost: compare pages read (100 commits each), commits whose pull
+ * requests are looked up (one request each, newest first), deployments scanned. What the bounds
+ * leave out is counted and reported, never dropped silently.
+ */
+const MAX_COMPARE_PAGES = 10;
+const MAX_EXAMINED_COMMITS = 300;
 const MAX_DEPLOYMENTS = 10;
 
 /**
@@ -53,15 +58,23 @@ export function createOctokitDeployGitHub(octokit: Octokit, repo: { readonly own
     },
 
     async mergedPullsInRange(base, head) {
-      const shas = base === undefined ? [head] : await commitsInRange(octokit, owner, name, base, head);
+      const range = base === undefined ? { shas: [head], total: 1 } : await commitsInRange(octokit, owner, name, base, head);
+      const examined = range.shas.slice(-MAX_EXAMINED_COMMITS);
       const pulls = new Map<number, MergedPull>();
-      for (const sha of shas) {
+      for (const sha of examined) {
         const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo: name, commit_sha: sha, per_page: 100 });
         for (const pr of data) {
           if (pr.merged_at !== null && !pulls.has(pr.number)) pulls.set(pr.number, { number: pr.number, body: pr.body });
         }
       }
-      return [...pulls.values()];
+      const left = range.total - examined.length;
+      const unexamined: Unexamined | undefined =
+        base === undefined
+          ? { commits: undefined, reason: NO_BASE_REASON }
+          : left > 0
+            ? { commits: left, reason: `the range ${base.slice(0, 12)}...${head.slice(0, 12)} has ${range.total} commits; the newest ${examined.length} were examined` }
+            : undefined;
+      return { pulls: [...pulls.values()], ...(unexamined === undefined ? {} : { unexamined }) };
     },
 
     async landItem(issue, comment) {
@@ -77,13 +90,20 @@ export function createOctokitDeployGitHub(octokit: Octokit, repo: { readonly own
   };
 }
 
-/** The commits in `base...head`, newest last, at most MAX_COMMITS (the newest ones are kept). */
-async function commitsInRange(octokit: Octokit, owner: string, repo: string, base: string, head: string): Promise<string[]> {
+/** The commits in `base...head`, oldest first, read page by page up to MAX_COMPARE_PAGES, and how many there are. */
+async function commitsInRange(octokit: Octokit, owner: string, repo: string, base: string, head: string): Promise<{ shas: string[]; total: number }> {
   const shas: string[] = [];
+  const seen = new Set<string>();
+  let total = 0;
   for (let page = 1; page <= MAX_COMPARE_PAGES; page++) {
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 100, page });
-    shas.push(...data.commits.map((c) => c.sha));
-    if (data.commits.length < 100 || shas.length >= data.total_commits) break;
+    total = data.total_commits;
+    for (const c of data.commits) {
+      if (seen.has(c.sha)) continue;
+      seen.add(c.sha);
+      shas.push(c.sha);
+    }
+    if (data.commits.length < 100 || shas.length >= total) break;
   }
-  return shas.slice(-MAX_COMMITS);
+  return { shas, total: Math.max(total, shas.length) };
 }

@@ -1,6 +1,7 @@
 import type { Probe, ProbeFailureCode, ProbeOutcome } from "../../core/verify/probe-outcome.js";
 import { readVersion } from "../../core/verify/read-version.js";
 import type { VersionSource } from "../../core/verify/read-version.js";
+import { redactUrl } from "../../core/verify/redact-url.js";
 
 /** How to probe a URL; `fetch` is injected so tests and proxies can pass their own. */
 export interface HttpProbeOptions {
@@ -9,7 +10,17 @@ export interface HttpProbeOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Extra request headers (e.g. authorization): sent, never reported. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Origins (`https://cdn.example.com`) a redirect may lead to besides the URL's own. By default a
+   * redirect is followed only to the same scheme, host and port: a target must not be able to send
+   * the probe, with its authorization and custom headers, somewhere else or down to plain http.
+   * Headers and credentials are never forwarded to another origin, even an allowed one.
+   */
+  readonly allowRedirectTo?: readonly string[];
 }
+
+/** Hops a probe follows before it calls the target unreachable. */
+export const MAX_REDIRECTS = 5;
 
 /**
  * A probe that GETs `url` and reads the version from the response. Every failure — refused, DNS,
@@ -18,21 +29,43 @@ export interface HttpProbeOptions {
 export function createHttpProbe(options: HttpProbeOptions): Probe {
   const doFetch = options.fetch ?? globalThis.fetch;
   const { url, authorization } = splitCredentials(options.url);
+  const origin = URL.canParse(url) ? new URL(url).origin : undefined;
+  const allowed = new Set((options.allowRedirectTo ?? []).filter((o) => URL.canParse(o)).map((o) => new URL(o).origin));
   return async (timeoutMs) => {
     try {
       // The signal also bounds reading the body: a server that sends headers then stalls still times out.
-      const res = await doFetch(url, {
-        method: "GET",
-        redirect: "follow",
-        signal: AbortSignal.timeout(Math.max(1, Math.round(timeoutMs))),
-        headers: {
-          // A cached answer would report the version a cache saw, not the one the target runs.
-          "cache-control": "no-cache",
-          "user-agent": "bosun-verify",
-          ...(authorization === undefined ? {} : { authorization }),
-          ...options.headers,
-        },
-      });
+      const signal = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
+      let at = url;
+      let res: Response | undefined;
+      // Redirects are followed by hand ("manual"), so each hop's origin is checked before it is asked.
+      for (let hop = 0; ; hop++) {
+        const sameOrigin = URL.canParse(at) && new URL(at).origin === origin;
+        res = await doFetch(at, {
+          method: "GET",
+          redirect: "manual",
+          signal,
+          headers: {
+            // A cached answer would report the version a cache saw, not the one the target runs.
+            "cache-control": "no-cache",
+            "user-agent": "bosun-verify",
+            ...(sameOrigin && authorization !== undefined ? { authorization } : {}),
+            ...(sameOrigin ? options.headers : {}),
+          },
+        });
+        const location = res.status >= 300 && res.status <= 399 ? res.headers.get("location") : null;
+        if (location === null) break;
+        await res.body?.cancel();
+        if (hop >= MAX_REDIRECTS) return failure("http-status", `more than ${MAX_REDIRECTS} redirects (last to ${redactUrl(location)})`);
+        const next = URL.canParse(location, at) ? new URL(location, at) : undefined;
+        if (next === undefined) return failure("http-status", `HTTP ${res.status} redirects to an unreadable location`);
+        if (next.origin !== origin && !allowed.has(next.origin)) {
+          return failure(
+            "http-status",
+            `HTTP ${res.status} redirects to ${next.origin}, another origin than ${origin ?? url}: not followed (a redirect stays on the same scheme, host and port unless that origin is allowed)`,
+          );
+        }
+        at = next.toString();
+      }
       const body = await res.text();
       const status = `HTTP ${res.status}`;
       if (res.status < 200 || res.status > 299) {

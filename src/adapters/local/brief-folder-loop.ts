@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import { workItemsFromBriefs } from "../../core/brief/work-items-from-briefs.js";
@@ -6,8 +6,9 @@ import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { EngineLoop, IdleSummary, Landing, RunResult } from "../../core/engine/engine-loop.js";
 import type { WorkItem } from "../../core/engine/work-item.js";
 import type { WorkerControl } from "../../core/engine/lazy-abort.js";
+import { failed } from "../../core/stop/stop.js";
 import type { BriefFolder } from "./read-brief-folder.js";
-import { readBriefFolder } from "./read-brief-folder.js";
+import { BriefFolderError, readBriefFolder } from "./read-brief-folder.js";
 
 /** Runs one claimed brief; a process, or the dry-run stand-in. */
 export type BriefDispatcher = (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal) => Promise<RunResult>;
@@ -20,6 +21,11 @@ export interface BriefFolderLoopOptions {
   /** Told about invalid briefs the first time each is seen. */
   readonly onInvalid?: (folder: BriefFolder) => void;
   readonly onIdle?: (summary: IdleSummary) => void;
+  /**
+   * Told when the drain cannot go on (the briefs folder vanished, the state folder is full or
+   * gone): the caller stops the engine, which releases every claim, and exits non-zero.
+   */
+  readonly onFault?: (message: string) => void;
 }
 
 /** The local front of the engine: a folder of brief files is the queue. */
@@ -27,12 +33,23 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
   readonly name = "local";
   /** Briefs that failed validation, by id: never claimed, and they fail the drain. */
   readonly invalid = new Set<string>();
+  /** Briefs removed from the folder before their turn came: claimed, never run. */
+  readonly removed = new Set<string>();
   private reported = new Set<string>();
+  private paths = new Map<string, string>();
 
   constructor(private readonly options: BriefFolderLoopOptions) {}
 
   async selectQueue(_now: number): Promise<readonly WorkItem<Brief>[]> {
-    const folder = await readBriefFolder(this.options.briefsDir);
+    let folder: BriefFolder;
+    try {
+      folder = await readBriefFolder(this.options.briefsDir);
+    } catch (err) {
+      if (!(err instanceof BriefFolderError)) throw err;
+      this.options.onFault?.(err.message);
+      return [];
+    }
+    for (const [id, path] of folder.paths) this.paths.set(id, path);
     const fresh = folder.invalid.filter((id) => !this.reported.has(id));
     for (const id of folder.invalid) this.invalid.add(id);
     if (fresh.length > 0) {
@@ -46,7 +63,13 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
     return item.payload.tier;
   }
 
-  dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, control: WorkerControl): Promise<RunResult> {
+  async dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, control: WorkerControl): Promise<RunResult> {
+    // The queue was read a while ago: a brief deleted since is not run (the folder is the queue).
+    const path = this.paths.get(item.id);
+    if (path !== undefined && !(await exists(path))) {
+      this.removed.add(item.id);
+      return { stop: failed("refuse", `${path} was removed from the briefs folder before it ran: not run`) };
+    }
     return this.options.dispatcher(claim, item.payload, tier, control.signal);
   }
 
@@ -59,5 +82,14 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
 
   onIdle(summary: IdleSummary): void {
     this.options.onIdle?.(summary);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }

@@ -30,6 +30,21 @@ interface Live extends ClaimFile {
  */
 export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   private readonly root: string;
+  /**
+   * When each settled key settled, by folder name. A settled outcome is final (its file is only
+   * ever created, never replaced or removed), so it is read once: before this, every claim re-read
+   * every key's folder for the similarity guard, and 2,000 briefs cost 2,000 × 2,000 reads. This
+   * cache only feeds `activeKeys` (the guard); claims, fences and releases always read the disk.
+   */
+  private readonly settledAt = new Map<string, number>();
+  /**
+   * Until when a key read as live stays live for the guard, by folder name: its lease end. Reading
+   * it again before then could only find it released early, and a key this store releases is
+   * dropped from here at once; another process's early release keeps the guard cautious (a
+   * similar key waits) until that lease would have ended — never a double grant, which `claim`
+   * decides on the disk alone.
+   */
+  private readonly liveUntil = new Map<string, number>();
 
   constructor(stateDir: string) {
     this.root = join(stateDir, "claims");
@@ -63,6 +78,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
         ? { granted: false, reason: "not-ready", detail: `settled: ${after.settled.summary}` }
         : { granted: false, reason: "held", detail: "a newer epoch exists (lost the race)" };
     }
+    this.liveUntil.set(encodeURIComponent(key), now + leaseMs);
     return { granted: true, token: mintClaimToken({ key, holder, epoch, expiresAt: now + leaseMs }) };
   }
 
@@ -75,6 +91,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
+    this.liveUntil.delete(encodeURIComponent(token.key));
     const dir = await this.keyDir(token.key);
     const state = await this.read(dir);
     const fenced = checkFence(state.live, token);
@@ -83,13 +100,22 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       // The lease ran out: another holder may be reclaiming it this instant, so this land cannot be trusted.
       return { ok: false, reason: "lost", detail: `lease of epoch ${token.epoch} ran out before the land` };
     }
-    if (mode.kind === "settle") {
-      const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder };
-      if (!(await this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
-        return { ok: false, reason: "stale", detail: "the item was already settled" };
+    try {
+      if (mode.kind === "settle") {
+        const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder };
+        if (!(await this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
+          return { ok: false, reason: "stale", detail: "the item was already settled" };
+        }
+      } else {
+        await writeAtomic(join(dir, `${token.epoch}.released`), JSON.stringify({ epoch: token.epoch, holder: token.holder, notBefore: mode.notBefore }));
       }
-    } else {
-      await writeAtomic(join(dir, `${token.epoch}.released`), JSON.stringify({ epoch: token.epoch, holder: token.holder, notBefore: mode.notBefore }));
+    } catch (err) {
+      // A full disk refuses the new file, but a rename needs no new space: end the claim anyway,
+      // so the item is free now rather than when its lease runs out. Its epoch stays in the
+      // history (the next grant counts this attempt); only the outcome or the backoff is lost.
+      const ended = await this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`).catch(() => false);
+      const code = (err as NodeJS.ErrnoException).code ?? String(err);
+      return { ok: false, reason: "lost", detail: `could not record the ${mode.kind === "settle" ? "outcome" : "release"} (${code})${ended ? "; the claim was ended so the item can run again" : ""}` };
     }
     await this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`);
     return { ok: true };
@@ -107,13 +133,30 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
+    const names = await this.keyDirNames();
+    const listed = new Set(names);
+    for (const name of this.settledAt.keys()) if (!listed.has(name)) this.settledAt.delete(name);
+    for (const name of this.liveUntil.keys()) if (!listed.has(name)) this.liveUntil.delete(name);
     const keys: string[] = [];
-    for (const name of await this.keyDirNames()) {
-      const dir = join(this.root, name);
-      const live = await readLive(join(dir, "claim"));
-      const settledAt = await stat(join(dir, "settled")).then((s) => s.mtimeMs, () => undefined);
-      if ((live !== undefined && live.expiresAt > now) || (settledAt !== undefined && settledAt >= now - recentMs)) keys.push(decodeURIComponent(name));
+    const unknown: string[] = [];
+    for (const name of names) {
+      const settledAt = this.settledAt.get(name);
+      if (settledAt !== undefined) {
+        if (settledAt >= now - recentMs) keys.push(decodeURIComponent(name));
+      } else if ((this.liveUntil.get(name) ?? 0) > now) keys.push(decodeURIComponent(name));
+      else unknown.push(name);
     }
+    // Only keys not known to be settled need reading; read them side by side, not one by one.
+    const read = await Promise.all(
+      unknown.map(async (name) => {
+        const dir = join(this.root, name);
+        const [live, settledAt] = await Promise.all([readLive(join(dir, "claim")), stat(join(dir, "settled")).then((s) => s.mtimeMs, () => undefined)]);
+        if (settledAt !== undefined) this.settledAt.set(name, settledAt);
+        if (live !== undefined && live.expiresAt > now) this.liveUntil.set(name, live.expiresAt);
+        return (live !== undefined && live.expiresAt > now) || (settledAt !== undefined && settledAt >= now - recentMs) ? decodeURIComponent(name) : undefined;
+      }),
+    );
+    for (const key of read) if (key !== undefined) keys.push(key);
     return keys;
   }
 
@@ -176,9 +219,10 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   /** Links a temp file into place: all or nothing, and fails when the name exists. */
   private async createExclusive(path: string, content: string, now: number): Promise<boolean> {
     const tmp = `${path}.tmp-${nonce()}`;
-    await writeFile(tmp, content);
-    await utimes(tmp, now / 1000, now / 1000);
     try {
+      // Inside the try: a write refused by a full disk still leaves an empty temp file to remove.
+      await writeFile(tmp, content);
+      await utimes(tmp, now / 1000, now / 1000);
       await link(tmp, path);
       return true;
     } catch (err) {
@@ -240,8 +284,13 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 
 async function writeAtomic(path: string, content: string): Promise<void> {
   const tmp = `${path}.tmp-${nonce()}`;
-  await writeFile(tmp, content);
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, content);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
 }
 
 const nonce = (): string => randomBytes(6).toString("hex");

@@ -10,24 +10,31 @@ const COMMON = ["--no-color", "--no-ext-diff", "--no-relative", "-M"];
 const STATUS: Readonly<Record<string, FileStatus>> = { A: "added", D: "removed", M: "modified", R: "renamed", C: "copied" };
 
 /**
+ * The most patch text read for one gate (all files together). A 100 MB text file once made the
+ * gate read and split 100 MB of patch; past this bound the files get no patch, which the gate
+ * reports as could-not-check ("came without a patch"), as GitHub does for files too large to show.
+ */
+export const MAX_PATCH_BYTES = 32 * 1024 * 1024;
+
+/**
  * Reads the committed diff `base...head` (from their merge base, as a pull request shows it):
  * names with statuses, per-file counts, patches, and `--shortstat` totals as an independent source.
  */
-export async function gitDiff(cwd: string, base: string, head: string): Promise<GitDiffResult> {
+export async function gitDiff(cwd: string, base: string, head: string, maxPatchBytes = MAX_PATCH_BYTES): Promise<GitDiffResult> {
   const range = `${base}...${head}`;
   const [names, counts, patch, short] = await Promise.all([
     runGit(["diff", ...COMMON, "-z", "--name-status", range, "--"], cwd),
     runGit(["diff", ...COMMON, "-z", "--numstat", range, "--"], cwd),
-    runGit(["diff", ...COMMON, "--patch", range, "--"], cwd),
+    runGit(["diff", ...COMMON, "--patch", range, "--"], cwd, maxPatchBytes),
     runGit(["diff", ...COMMON, "--shortstat", range, "--"], cwd),
   ]);
   if (!names.ok) return names;
   if (!counts.ok) return counts;
-  if (!patch.ok) return patch;
+  if (!patch.ok && patch.tooLarge !== true) return patch;
   if (!short.ok) return short;
   const entries = parseNameStatus(names.stdout);
   const numbers = parseNumstat(counts.stdout);
-  const chunks = splitPatch(patch.stdout);
+  const chunks = patch.ok ? splitPatch(patch.stdout) : [];
   if (numbers.length !== entries.length) return { ok: false, message: `git listed ${entries.length} names but ${numbers.length} counts` };
   const files: ChangedFile[] = entries.map((entry, i) => {
     const n = numbers[i] ?? { additions: 0, deletions: 0, binary: false };

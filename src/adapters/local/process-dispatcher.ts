@@ -1,11 +1,12 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { appendFile, mkdir, open, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { parseStop } from "../../core/stop/parse-stop.js";
-import { costFromResultFile } from "./cost-from-result-file.js";
+import { costFromResult } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
 import { runShell } from "./run-shell.js";
 
@@ -19,7 +20,15 @@ export interface ProcessDispatcherOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Values masked in evidence and logs. */
   readonly secrets: readonly string[];
+  /**
+   * Told when the state folder fails under the drain (full disk, vanished, replaced): the drain
+   * must stop, because the claims and attempt counts that keep work from running twice live there.
+   */
+  readonly onFault?: (message: string) => void;
 }
+
+/** The most of a result file that is read: a stop is a small JSON object. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
 
 /**
  * Runs a worker command for one claimed item (DESIGN.md, `--run CMD`): the brief as JSON in
@@ -27,13 +36,31 @@ export interface ProcessDispatcherOptions {
  * (0 done, 75 retry, anything else cannot-classify). `budget.wall_clock` kills the process group.
  */
 export function processDispatcher(options: ProcessDispatcherOptions) {
+  const fault = (message: string): void => options.onFault?.(message);
+  // The state folder's identity when the first worker started: a worker that deletes it (and the
+  // attempt counts in it) must stop the drain, not be run again from epoch 1 without end.
+  let identity: Promise<string | undefined> | undefined;
+  const stateIdentity = (): Promise<string | undefined> =>
+    stat(options.stateDir).then(
+      (st) => `${st.dev}:${st.ino}`,
+      () => undefined,
+    );
   return async (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+    identity ??= stateIdentity();
+    const before = await identity;
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
-    await mkdir(runDir, { recursive: true });
     const briefPath = join(runDir, "brief.json");
     const resultPath = join(runDir, "result.json");
     const logPath = join(runDir, "output.log");
-    await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
+    try {
+      await mkdir(runDir, { recursive: true });
+      await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
+    } catch (err) {
+      const message = `cannot write to the state folder ${options.stateDir}: ${errorText(err)}`;
+      fault(message);
+      // Nothing ran: a later drain may try again once the folder is writable.
+      return { stop: failed("retry", `${message}; not run`) };
+    }
     const redact = (text: string): string => redactSecrets(text, options.secrets);
     let log = Promise.resolve();
     const started = performance.now();
@@ -48,14 +75,23 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
         log = log.then(() => appendFile(logPath, redact(chunk)));
       },
     });
-    await log.catch(() => undefined);
+    await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
+    const after = await stateIdentity();
+    if (before !== undefined && after !== before) {
+      const message = `the state folder ${options.stateDir} ${after === undefined ? "vanished" : "was replaced"} while ${brief.id} ran (did the worker delete it?); its claims and attempt counts went with it`;
+      fault(message);
+      return { stop: failed("unclassified", message), evidence: { command: options.command, exit: run.exit, lines: run.tail.map(redact) } };
+    }
+    const wallClockMs = performance.now() - started;
+    // One read of the result file, by the reader that never blocks: the stop and the cost both come from it.
+    const file = await readResult(resultPath);
     // The cost rides on every outcome (a failed run was paid for too); a malformed one is said in the evidence.
-    const { cost, problem } = await costFromResultFile(resultPath, performance.now() - started);
+    const { cost, problem } = costFromResult(file?.json, wallClockMs);
     const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? run.tail.map(redact) : [...run.tail.map(redact), problem] };
     if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };
-    const written = await readResult(resultPath);
+    const written = file?.stop;
     if (written !== undefined) {
       if (written.ok) return { stop: written.stop, evidence, cost };
       return { stop: failed("unclassified", `result file is not a valid stop: ${written.problem}`), evidence, cost };
@@ -66,16 +102,43 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
   };
 }
 
-async function readResult(path: string): Promise<ReturnType<typeof parseStop> | undefined> {
+/**
+ * Reads the worker's result file without ever blocking: opened non-blocking and refused unless it
+ * is a regular file (a FIFO at $BOSUN_RESULT once blocked the drain forever, SIGTERM included; a
+ * device or a folder is no stop either), and at most MAX_RESULT_BYTES are read.
+ */
+async function readResult(path: string): Promise<{ stop: ReturnType<typeof parseStop>; json?: unknown } | undefined> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    return { stop: { ok: false, problem: code === "ELOOP" ? "a symbolic link, not a regular file" : `unreadable (${code ?? errorText(err)})` } };
+  }
   let text: string;
   try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    return parseStop(JSON.parse(text));
+    const st = await handle.stat();
+    if (!st.isFile()) return { stop: { ok: false, problem: `${st.isFIFO() ? "a FIFO" : st.isDirectory() ? "a folder" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "a special file"}, not a regular file` } };
+    if (st.size > MAX_RESULT_BYTES) return { stop: { ok: false, problem: `${st.size} bytes; a stop is at most ${MAX_RESULT_BYTES}` } };
+    const buffer = Buffer.alloc(st.size);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    text = buffer.subarray(0, bytesRead).toString("utf8");
   } catch (err) {
-    return { ok: false, problem: `not JSON (${err instanceof Error ? err.message : String(err)})` };
+    return { stop: { ok: false, problem: `unreadable (${errorText(err)})` } };
+  } finally {
+    await handle.close().catch(() => undefined);
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { stop: { ok: false, problem: `not JSON (${err instanceof Error ? err.message : String(err)})` } };
+  }
+  return { stop: parseStop(json), json };
+}
+
+function errorText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code !== undefined ? `${e.code}${e.message.includes(e.code) ? "" : `: ${e.message}`}`.replace(/, (open|mkdir|write|scandir) '.*'$/, "") : String(err);
 }

@@ -1,36 +1,73 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { BriefProblem } from "../../core/brief/brief.js";
 import type { QueuedBrief } from "../../core/brief/work-items-from-briefs.js";
-import { parseBriefYaml } from "../../core/brief/parse-brief.js";
+import { MAX_BRIEF_BYTES, parseBriefYaml } from "../../core/brief/parse-brief.js";
 
 export interface BriefFolder {
   readonly briefs: readonly QueuedBrief[];
   /** Every problem of every invalid brief, by file and field. */
   readonly problems: readonly BriefProblem[];
-  /** Ids (or file names) of the briefs that are invalid: never claimed, and they fail the drain. */
+  /** Ids (or file names) of the briefs that are invalid or unreadable: never claimed, and they fail the drain. */
   readonly invalid: readonly string[];
+  /** The file each valid brief was read from, by id. */
+  readonly paths: ReadonlyMap<string, string>;
+}
+
+/** The folder itself could not be listed (vanished, not a folder, no permission): the drain cannot go on. */
+export class BriefFolderError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly code: string,
+  ) {
+    super(`the briefs folder ${dir} cannot be read (${code}${code === "ENOENT" ? ": it is gone" : ""})`);
+    this.name = "BriefFolderError";
+  }
 }
 
 const BRIEF_FILE = /^[^_.].*\.ya?ml$/;
 
+/** What an errno code means to someone fixing their briefs folder. */
+const WHY: Readonly<Record<string, string>> = {
+  ELOOP: "a symbolic link loop",
+  EISDIR: "a folder, not a file",
+  ENOENT: "it vanished, or is a broken symbolic link",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+};
+
 /**
  * Reads every `*.yml`/`*.yaml` brief in a folder (files starting with `_` or `.` are templates
  * and skipped). A brief's queue time is its file's modification time. Two briefs with one id or
- * one claim key are both invalid: running either would be a guess.
+ * one claim key are both invalid: running either would be a guess. An entry that cannot be read
+ * (a symlink loop, a folder named `x.yml`, a FIFO, a vanished file) is reported as a problem and
+ * skipped; the other briefs still run. Only a folder that cannot be listed throws
+ * (`BriefFolderError`).
  */
 export async function readBriefFolder(dir: string): Promise<BriefFolder> {
-  const names = (await readdir(dir)).filter((n) => BRIEF_FILE.test(n)).sort();
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (err) {
+    throw new BriefFolderError(dir, (err as NodeJS.ErrnoException).code ?? String(err));
+  }
+  const names = entries.filter((n) => BRIEF_FILE.test(n)).sort();
   const briefs: QueuedBrief[] = [];
   const paths = new Map<QueuedBrief, string>();
   const problems: BriefProblem[] = [];
   const invalid: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const [text, st] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    const result = parseBriefYaml(text, { name: path, defaultId: name.replace(/\.ya?ml$/, "") });
+    const file = await readBriefFile(path);
+    if (!file.ok) {
+      problems.push({ source: path, field: "(file)", message: file.problem });
+      invalid.push(name.replace(/\.ya?ml$/, ""));
+      continue;
+    }
+    const result = parseBriefYaml(file.text, { name: path, defaultId: name.replace(/\.ya?ml$/, "") });
     if (result.ok) {
-      const queued = { brief: result.brief, queuedAt: Math.floor(st.mtimeMs) };
+      const queued = { brief: result.brief, queuedAt: Math.floor(file.mtimeMs) };
       briefs.push(queued);
       paths.set(queued, path);
     } else {
@@ -51,5 +88,38 @@ export async function readBriefFolder(dir: string): Promise<BriefFolder> {
   clash((q) => q.brief.id, "id");
   clash((q) => q.brief.claim_key, "claim_key");
   const bad = new Set(briefs.filter((q) => problems.some((p) => p.source === paths.get(q))).map((q) => q.brief.id));
-  return { briefs: briefs.filter((q) => !bad.has(q.brief.id)), problems, invalid: [...invalid, ...bad] };
+  const valid = briefs.filter((q) => !bad.has(q.brief.id));
+  return { briefs: valid, problems, invalid: [...invalid, ...bad], paths: new Map(valid.map((q) => [q.brief.id, paths.get(q) ?? ""])) };
+}
+
+/**
+ * Reads one brief file without ever blocking: opened non-blocking (a FIFO named `x.yml` would
+ * otherwise wait for a writer forever), then refused unless it is a regular file of at most
+ * MAX_BRIEF_BYTES (one byte more is read, so an over-long brief is still named as such).
+ */
+async function readBriefFile(path: string): Promise<{ ok: true; text: string; mtimeMs: number } | { ok: false; problem: string }> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return { ok: false, problem: unreadable(err) };
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { ok: false, problem: `cannot read: ${st.isDirectory() ? "a folder" : st.isFIFO() ? "a FIFO" : "a special file"}, not a regular file` };
+    const buffer = Buffer.alloc(Math.min(st.size, MAX_BRIEF_BYTES) + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > MAX_BRIEF_BYTES) return { ok: false, problem: `the brief is more than ${MAX_BRIEF_BYTES} bytes; at most ${MAX_BRIEF_BYTES} are read` };
+    return { ok: true, text: buffer.subarray(0, bytesRead).toString("utf8"), mtimeMs: st.mtimeMs };
+  } catch (err) {
+    return { ok: false, problem: unreadable(err) };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function unreadable(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === undefined) return `cannot read: ${err instanceof Error ? err.message : String(err)}`;
+  return `cannot read: ${code}${WHY[code] === undefined ? "" : ` (${WHY[code]})`}`;
 }

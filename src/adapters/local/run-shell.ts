@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { MAX_DURATION_MS } from "../../core/brief/duration.js";
 
 export interface ShellRun {
   /** Exit code, or null when a signal ended the process. */
@@ -43,6 +44,12 @@ exit "$code"`;
 const KEEP_CHARS = 64 * 1024;
 // Between SIGTERM and SIGKILL: time for a worker to write its result file and exit on its own.
 const KILL_GRACE_MS = 2000;
+/**
+ * After the shell exits, how long its output pipes may stay open. A command that exits 0 but
+ * leaves a background child holding stdout is judged on its exit, not on that child: waiting for
+ * `close` once made such a command "time out" after its whole timeout.
+ */
+export const OUTPUT_GRACE_MS = 500;
 
 /**
  * Runs a command through `/bin/sh -c` in its own process group. At the timeout, or when the
@@ -50,6 +57,11 @@ const KILL_GRACE_MS = 2000;
  */
 export function runShell(options: ShellOptions): Promise<ShellRun> {
   return new Promise((resolve) => {
+    if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs >= 0 && options.timeoutMs <= MAX_DURATION_MS)) {
+      // setTimeout fires at once past 2^31-1 ms: such a timeout would kill the command immediately.
+      resolve({ exit: null, signal: null, tail: [], error: `timeout ${options.timeoutMs} ms is not between 0 and ${MAX_DURATION_MS} ms (the longest a timer can wait): not run` });
+      return;
+    }
     let kept = "";
     let killedFor: ShellRun["killedFor"];
     const args = options.dieWithParent === true ? ["-c", WATCHDOG, "bosun-worker", options.command] : ["-c", options.command];
@@ -79,15 +91,29 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
     const tail = (): string[] => lastLines(kept, options.tailLines ?? 20);
+    let finished = false;
+    let grace: NodeJS.Timeout | undefined;
     const finish = (run: ShellRun): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       options.signal?.removeEventListener("abort", onAbort);
       // Whatever the shell left behind in its group goes with it.
       signalGroup(child.pid, "SIGKILL");
       resolve(run);
     };
     child.on("error", (err) => finish({ exit: null, signal: null, tail: [], error: `could not start /bin/sh: ${err.message}` }));
-    child.on("close", (exit, signal) => finish({ exit, signal, tail: tail(), ...(killedFor === undefined ? {} : { killedFor }) }));
+    const ended = (exit: number | null, signal: NodeJS.Signals | null): ShellRun => ({ exit, signal, tail: tail(), ...(killedFor === undefined ? {} : { killedFor }) });
+    child.on("exit", (exit, signal) => {
+      // The verdict is the exit; output still in the pipes gets a short, bounded wait.
+      grace = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(ended(exit, signal));
+      }, OUTPUT_GRACE_MS);
+    });
+    child.on("close", (exit, signal) => finish(ended(exit, signal)));
   });
 }
 

@@ -1,3 +1,4 @@
+import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
 import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
 import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
 import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
@@ -56,7 +57,9 @@ export function createMemoryDeployGitHub(repo: MemoryDeployRepo = {}): MemoryDep
       const shas = base === undefined ? [head] : (repo.ranges?.[`${base}...${head}`] ?? [head]);
       const pulls = new Map<number, MergedPull>();
       for (const sha of shas) for (const pr of repo.pullsByCommit?.[sha] ?? []) if (!pulls.has(pr.number)) pulls.set(pr.number, pr);
-      return [...pulls.values()];
+      return base === undefined
+        ? { pulls: [...pulls.values()], unexamined: { commits: undefined, reason: NO_BASE_REASON } }
+        : { pulls: [...pulls.values()] };
     },
     async landItem(issue, body) {
       comment(issue, body);

@@ -5,6 +5,7 @@ import type { BriefResult } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
 import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
+import { readGuardedYaml } from "../../core/brief/read-guarded-yaml.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
 
@@ -24,6 +25,19 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * Whether stdin holds an issue body rather than a YAML brief. A text that reads as a YAML mapping
+ * with a `goal` is a brief, whatever it contains: a `### ...` comment or a string holding
+ * ```yaml made the earlier marker test refuse valid briefs as "no brief found". Otherwise markdown
+ * headings or a fenced yaml block mark an issue body; anything else is read as YAML, so its
+ * syntax errors are the ones reported.
+ */
+function isIssueBody(text: string): boolean {
+  const yaml = readGuardedYaml(text.replace(/^\uFEFF/, ""));
+  if (yaml.ok && yaml.data !== null && typeof yaml.data === "object" && !Array.isArray(yaml.data) && "goal" in yaml.data) return false;
+  return /^\uFEFF?#{3}\s|```ya?ml/m.test(text);
+}
+
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   let parsed;
   try {
@@ -41,8 +55,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (file === "-") {
     const text = await readStdin(io.stdin);
     const source = { name: "stdin", defaultId: parsed.values.id ?? "stdin" };
-    // An issue body has markdown headings or a fenced block; anything else is read as a YAML brief.
-    result = /^#{3}\s|```ya?ml/m.test(text) ? parseIssueBody(text, source) : parseBriefYaml(text, source);
+    result = isIssueBody(text) ? parseIssueBody(text, source) : parseBriefYaml(text, source);
   } else {
     let text: string;
     try {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { Brief } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { parseDuration } from "../../core/brief/duration.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
@@ -16,6 +17,7 @@ import { done } from "../../core/stop/stop.js";
 import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
 import type { BriefDispatcher } from "../../adapters/local/brief-folder-loop.js";
 import { FileClaimStore } from "../../adapters/local/file-claim-store.js";
+import { FaultReportingClaimStore } from "../../adapters/local/fault-reporting-claim-store.js";
 import { FileJournal } from "../../adapters/local/file-journal.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { agentDispatcher } from "../../adapters/agents/agent-dispatcher.js";
@@ -102,19 +104,29 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const secrets = secretValues(io.env);
   const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
+  // A fault (briefs folder gone, state folder full or deleted) stops the engine, which releases
+  // every claim; the drain then exits 1 naming it. The engine is only built below, hence the holder.
+  const stopper: { engine?: Engine<Brief> } = {};
+  let fault: string | undefined;
+  const onFault = (message: string): void => {
+    if (fault === undefined) io.stderr.write(`bosun drain: ${message}: stopping; in-flight workers are stopped and their claims released\n`);
+    fault ??= message;
+    stopper.engine?.stop(`fault: ${message}`);
+  };
   const trace: Journal = { append: (event) => io.stdout.write(`${traceLine(event)}\n`) };
-  const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets), trace);
-  const store = dryRun ? new MemoryClaimStore() : new FileClaimStore(stateDir);
+  const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets, onFault), trace);
+  const store = dryRun ? new MemoryClaimStore() : new FaultReportingClaimStore(new FileClaimStore(stateDir), onFault);
   const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
     : preset !== undefined
       ? agentDispatcher({ preset, stateDir, cwd: io.cwd, env: io.env, secrets })
-      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });
+      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, onFault });
   const loop = new BriefFolderLoop({
     briefsDir,
     dispatcher,
     ...(dryRun ? {} : { resultsDir: resolve(stateDir, "results") }),
+    onFault,
     onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(formatProblems(folder.problems))}\n`),
   });
 
@@ -127,6 +139,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
   });
+  stopper.engine = engine;
   // Ctrl-C stops cleanly: workers are told to stop and their items released for the next drain
   // at once (not after their lease). A second Ctrl-C quits without waiting.
   let interrupts = 0;
@@ -144,6 +157,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+  if (fault !== undefined) {
+    io.stderr.write(`bosun drain: stopped: ${fault}\n`);
+    return 1;
+  }
   if (summary.interrupted !== undefined) {
     io.stderr.write(`bosun drain: interrupted (${summary.interrupted}); run it again to go on\n`);
     return 130;
@@ -152,6 +169,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
   for (const [id, s] of notOk) io.stderr.write(`${id}: ${s.status}: ${s.summary}\n`);
   for (const id of loop.invalid) io.stderr.write(`${id}: invalid brief\n`);
+  for (const id of loop.removed) io.stderr.write(`${id}: removed from the briefs folder before it ran: not run\n`);
   return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
 }
 

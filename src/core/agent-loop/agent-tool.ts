@@ -15,6 +15,8 @@ export interface ToolContext {
    * the same call, so a tool that records its effects by this key can refuse to apply one twice.
    */
   readonly idempotencyKey?: string;
+  /** Milliseconds left of the run's wall clock when the call started: past it, the loop stops waiting. */
+  readonly timeoutMs?: number;
 }
 
 /** A tool the model may call. `inputSchema` is the JSON Schema the model sees; `run` validates. */

@@ -8,12 +8,14 @@ import { checkBudget } from "./check-budget.js";
 import type { Ledger } from "./ledger.js";
 import type { LoopEvent } from "./loop-event.js";
 import type { ContentBlock, Message, Model, ModelReply, ToolSpec } from "./model-port.js";
-import type { PendingAction } from "./run-tool-calls.js";
+import type { PendingAction, ToolTimeLimit } from "./run-tool-calls.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 /** Time, declared by its consumer; milliseconds, any origin. */
 export interface AgentClock {
   now(): number;
+  /** When given, tool calls are bounded by the wall clock left (an abort ends the wait early). */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** What to run: the task, the tools, and the budgets (use Infinity for a limit you do not want). */
@@ -69,6 +71,13 @@ export async function runAgentLoop(config: AgentLoopConfig, ports: AgentLoopPort
   let tokens = 0;
   let consecutiveToolErrors = 0;
   let toolErrors = 0;
+  // Each exact write's occurrence in this run: part of its idempotency key (see idempotencyKey).
+  const occurrences = new Map<string, number>();
+  const clock = ports.clock;
+  const limit: ToolTimeLimit | undefined =
+    clock.sleep === undefined
+      ? undefined
+      : { remainingMs: () => budget.wall_clock * 1000 - (clock.now() - startedAt), sleep: (ms, signal) => (clock.sleep as NonNullable<AgentClock["sleep"]>)(ms, signal) };
 
   const end = (stop: Stop, extra: { summary?: string; pending?: PendingAction } = {}): AgentRunResult => ({
     stop,
@@ -106,7 +115,7 @@ export async function runAgentLoop(config: AgentLoopConfig, ports: AgentLoopPort
 
     const calls = response.content.filter((b): b is Extract<ContentBlock, { type: "tool_use" }> => b.type === "tool_use");
     if (calls.length === 0) return end(blocked("model asked for tools (tool_use) but called none"));
-    const outcome = await runToolCalls(config.task, calls, tools, ports.ledger, consecutiveToolErrors);
+    const outcome = await runToolCalls(config.task, calls, tools, ports.ledger, consecutiveToolErrors, occurrences, limit);
     events.push(...outcome.events);
     if (outcome.kind === "irreversible") {
       return end(blocked(`irreversible tool '${outcome.pending.tool}' needs a human`), { pending: outcome.pending });

@@ -1,5 +1,6 @@
 import type { AgentTool, ToolResult } from "./agent-tool.js";
 import { FINISH_TOOL_NAME } from "./agent-tool.js";
+import { canonicalJson } from "../util/canonical-json.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import type { Ledger } from "./ledger.js";
 import type { LoopEvent } from "./loop-event.js";
@@ -43,6 +44,10 @@ export async function runToolCalls(
   tools: ReadonlyMap<string, AgentTool>,
   ledger: Ledger,
   consecutiveErrorsBefore: number,
+  /** How often each exact call was made earlier in this run (kept by the caller across turns). */
+  occurrences: Map<string, number> = new Map(),
+  /** Bounds each tool call by the wall clock left; without it tools run unbounded. */
+  limit?: ToolTimeLimit,
 ): Promise<ToolCallsOutcome> {
   const results: ToolResultBlock[] = [];
   const events: LoopEvent[] = [];
@@ -68,23 +73,23 @@ export async function runToolCalls(
       result = { ok: false, error: `unknown tool '${call.name}'` };
       events.push({ type: "tool", name: call.name, effect: "unknown", outcome: "error" });
     } else if (tool.effect === "irreversible") {
-      const key = idempotencyKey(task, tool.name, call.input);
+      const key = idempotencyKey(task, tool.name, call.input, nextOccurrence(occurrences, tool.name, call.input));
       events.push({ type: "tool", name: tool.name, effect: tool.effect, outcome: "withheld", key });
       return { kind: "irreversible", pending: { tool: tool.name, input: call.input, idempotencyKey: key }, events };
     } else if (tool.effect === "write") {
-      const key = idempotencyKey(task, tool.name, call.input);
+      const key = idempotencyKey(task, tool.name, call.input, nextOccurrence(occurrences, tool.name, call.input));
       const first = await ledgerCall(() => ledger.get(key));
       if (first !== undefined) {
         result = first;
         events.push({ type: "tool", name: tool.name, effect: tool.effect, outcome: "replayed", key });
       } else {
-        result = await runSafely(tool, call.input, key);
+        result = await runSafely(tool, call.input, key, limit);
         // Only successes are recorded: a failed write has had no effect to protect, so a retry may run it.
         if (result.ok) await ledgerCall(() => ledger.put(key, result));
         events.push({ type: "tool", name: tool.name, effect: tool.effect, outcome: result.ok ? "ok" : "error", key });
       }
     } else {
-      result = await runSafely(tool, call.input, undefined);
+      result = await runSafely(tool, call.input, undefined, limit);
       events.push({ type: "tool", name: tool.name, effect: tool.effect, outcome: result.ok ? "ok" : "error" });
     }
     if (result.ok) consecutive = 0;
@@ -102,13 +107,45 @@ export async function runToolCalls(
   return answered("answered");
 }
 
-/** A tool that throws has failed the call, not the run: the model sees the error and may recover. */
-async function runSafely(tool: AgentTool, input: unknown, key: string | undefined): Promise<ToolResult> {
+/** The wall clock left for tools, and how to wait for it; the caller brings the timer (core has none). */
+export interface ToolTimeLimit {
+  /** Milliseconds left of the run's wall-clock budget when the call starts. */
+  remainingMs(): number;
+  /** Resolves after `ms`; an abort ends the wait early. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * A tool that throws has failed the call, not the run: the model sees the error and may recover.
+ * With a limit, a tool still running when the wall clock runs out is answered as failed (the
+ * loop then stops out of budget); the tool is told its time through `context.timeoutMs`.
+ */
+async function runSafely(tool: AgentTool, input: unknown, key: string | undefined, limit: ToolTimeLimit | undefined): Promise<ToolResult> {
+  const timeoutMs = limit === undefined ? undefined : Math.max(0, limit.remainingMs());
+  const context = { ...(key === undefined ? {} : { idempotencyKey: key }), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const running = (async (): Promise<ToolResult> => {
+    try {
+      return await tool.run(input, context);
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  })();
+  if (limit === undefined || timeoutMs === undefined) return running;
+  const stopWaiting = new AbortController();
+  const late: ToolResult = { ok: false, error: `tool '${tool.name}' did not finish within the ${timeoutMs} ms left of the wall-clock budget` };
   try {
-    return await tool.run(input, key === undefined ? {} : { idempotencyKey: key });
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    return await Promise.race([running, limit.sleep(timeoutMs, stopWaiting.signal).then(() => late)]);
+  } finally {
+    stopWaiting.abort();
   }
+}
+
+/** The occurrence of this exact call in the run so far (0 the first time), counted as it is made. */
+function nextOccurrence(occurrences: Map<string, number>, tool: string, input: unknown): number {
+  const id = canonicalJson({ tool, input });
+  const n = occurrences.get(id) ?? 0;
+  occurrences.set(id, n + 1);
+  return n;
 }
 
 async function ledgerCall<T>(call: () => Promise<T>): Promise<T> {

@@ -1,11 +1,25 @@
 import { z } from "zod";
-import { parseDuration } from "./duration.js";
+import { readDuration } from "./duration.js";
 import type { Band } from "./brief.js";
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** A brief id: what file names, `--id` and the `id` field must all be. */
+export const BRIEF_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** `namespace:slug`, as the similarity guard tokenizes it. */
 export const CLAIM_KEY = /^[a-z0-9][a-z0-9_-]{0,39}:[A-Za-z0-9][A-Za-z0-9._/-]{0,159}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Whether a text that matches DATE names a real day and time: 2026-02-30 and 2026-13-01 do not. */
+function isCalendarTime(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?(?:\.\d+)?(?:Z|([+-])(\d{2}):?(\d{2}))?$/.exec(value);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second, , offH, offM] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => (m[i] === undefined ? 0 : Number(m[i])));
+  if (year === undefined || month === undefined || day === undefined || year < 1) return false;
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  if (day > days) return false;
+  return (hour ?? 0) <= 23 && (minute ?? 0) <= 59 && (second ?? 0) <= 59 && (offH ?? 0) <= 23 && (offM ?? 0) <= 59;
+}
 
 const text = (what: string, max: number) =>
   z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`).max(max, `${what} is longer than ${max} characters`);
@@ -17,12 +31,13 @@ const duration = (what: string) =>
   z
     .union([z.string(), z.number()], { error: `${what} must be a duration such as 90s, 30m, 2h or a number of seconds` })
     .transform((value, ctx) => {
-      const seconds = parseDuration(value);
-      if (seconds === undefined || seconds <= 0) {
-        ctx.addIssue({ code: "custom", message: `${what} '${String(value)}' is not a duration such as 90s, 30m, 2h or a number of seconds` });
+      const reading = readDuration(value);
+      if (!reading.ok || reading.ms <= 0) {
+        const problem = reading.ok ? "must be longer than 0" : reading.problem;
+        ctx.addIssue({ code: "custom", message: `${what} '${String(value)}' ${problem}` });
         return z.NEVER;
       }
-      return seconds;
+      return Math.ceil(reading.ms / 1000);
     });
 
 const count = (what: string) =>
@@ -42,7 +57,7 @@ const band = z
 
 /** The brief as written (DESIGN.md, "The brief"); unknown fields are errors so typos are caught. */
 export const briefInputSchema = z.strictObject({
-  id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(ID, "id must be letters, digits, '.', '_' or '-' (at most 100), starting with a letter or digit")).optional(),
+  id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(BRIEF_ID, "id must be letters, digits, '.', '_' or '-' (at most 100), starting with a letter or digit")).optional(),
   goal: text("goal", 1000),
   constraints: z.strictObject(
     {
@@ -75,7 +90,7 @@ export const briefInputSchema = z.strictObject({
   due: z
     .union([z.string(), z.date()], { error: "due must be a date such as 2026-12-05" })
     .transform((value) => (typeof value === "string" ? value.trim() : value.toISOString().slice(0, 10)))
-    .pipe(z.string().regex(DATE, "due must be a date such as 2026-12-05 or an ISO 8601 time"))
+    .pipe(z.string().regex(DATE, "due must be a date such as 2026-12-05 or an ISO 8601 time").refine(isCalendarTime, "due names a day or time that does not exist (month 01-12, a day the month has, hours 00-23, minutes and seconds 00-59)"))
     .optional(),
   pool: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "pool must be a lower-case name (letters, digits, '-', '_')").optional(),
   tier: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "tier must be a lower-case name").optional(),

@@ -1,11 +1,10 @@
-import { parseDocument } from "yaml";
 import type { z } from "zod";
 import type { Brief, BriefProblem, BriefResult } from "./brief.js";
 import { BRIEF_DEFAULTS } from "./brief.js";
-import { briefInputSchema } from "./brief-schema.js";
+import { BRIEF_ID, CLAIM_KEY, briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
-import { yamlNestingProblem } from "./yaml-depth.js";
+import { readGuardedYaml } from "./read-guarded-yaml.js";
 
 /** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
 export interface BriefSource {
@@ -29,6 +28,12 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
   const b = parsed.data;
   const id = b.id ?? source.defaultId;
   if (id === undefined) return fail(source, "id", "id is required when the source gives none");
+  // A default id comes from a file name or --id, which nobody validated: hold it to the field's rule.
+  if (!BRIEF_ID.test(id)) {
+    return fail(source, "id", `id '${id}' (from ${b.id === undefined ? "the file name or --id" : "the id field"}) must be letters, digits, '.', '_' or '-' (at most 100), starting with a letter or digit; set \`id:\` in the brief`);
+  }
+  const claimKey = b.claim_key ?? `task:${id.toLowerCase()}`;
+  if (!CLAIM_KEY.test(claimKey)) return fail(source, "claim_key", `claim_key '${claimKey}' must be namespace:slug, e.g. task:http-retry-after; set \`claim_key:\` in the brief`);
   const brief: Brief = {
     id,
     goal: b.goal,
@@ -41,7 +46,7 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
     ...(b.due === undefined ? {} : { due: b.due }),
     pool: b.pool ?? BRIEF_DEFAULTS.pool,
     tier: b.tier ?? BRIEF_DEFAULTS.tier,
-    claim_key: b.claim_key ?? `task:${id.toLowerCase()}`,
+    claim_key: claimKey,
     blocked_by: b.blocked_by,
   };
   return { ok: true, brief };
@@ -52,26 +57,10 @@ export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
   if (text.length > MAX_BRIEF_BYTES) {
     return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
   }
-  const nesting = yamlNestingProblem(text);
-  if (nesting !== undefined) return fail(source, "(yaml)", `nested too deeply for a brief: ${nesting}`);
-  // Aliases are capped so a "billion laughs" document is refused rather than expanded.
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      problems: doc.errors.map((e) => ({
-        field: "(yaml)",
-        message: `${e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : ""}${firstLine(e.message).replace(/ at line \d+, column \d+:?$/, "")}`,
-        source: source.name,
-      })),
-    };
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 20 });
-  } catch (err) {
-    return fail(source, "(yaml)", firstLine(err instanceof Error ? err.message : String(err)));
-  }
+  // Nesting, aliases and key shapes are bounded before and after parsing (read-guarded-yaml.ts).
+  const read = readGuardedYaml(text);
+  if (!read.ok) return { ok: false, problems: read.problems.map((p) => ({ field: "(yaml)", message: p.message, source: source.name })) };
+  const data = read.data;
   return parseBriefObject(data, source);
 }
 
@@ -97,10 +86,6 @@ function zodProblems(error: z.ZodError, input: object, source: BriefSource): Bri
 
 function fail(source: BriefSource, field: string, message: string): BriefResult {
   return { ok: false, problems: [{ field, message, source: source.name }] };
-}
-
-function firstLine(message: string): string {
-  return message.split("\n")[0] ?? message;
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {

@@ -38,7 +38,8 @@ export function parseIssueBody(body: string, source: BriefSource): BriefResult {
   if (body.length > MAX_BRIEF_BYTES) {
     return { ok: false, problems: [{ field: "(body)", message: `the issue body is ${body.length} bytes; at most ${MAX_BRIEF_BYTES} are read`, source: source.name }] };
   }
-  const text = body.replace(/\r\n?/g, "\n");
+  // A byte-order mark would hide the first `### Goal` heading (copied from an editor that adds one).
+  const text = body.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const sections = splitSections(text);
   if (!sections.has("goal")) {
     const fenced = fencedYaml(text);

@@ -1,7 +1,6 @@
-import { parseDocument } from "yaml";
 import type { BosunConfig } from "./bosun-config.js";
 import { bosunConfigSchema } from "./bosun-config.js";
-import { yamlNestingProblem } from "../brief/yaml-depth.js";
+import { readGuardedYaml } from "../brief/read-guarded-yaml.js";
 
 /** One thing wrong with a configuration: the field (dotted path) and what is wrong. */
 export interface ConfigProblem {
@@ -14,18 +13,9 @@ export type ConfigResult = { readonly ok: true; readonly config: BosunConfig } |
 /** Parses `.github/bosun.yml`; an empty file is the defaults. Every problem names its field. */
 export function parseConfig(text: string): ConfigResult {
   if (text.length > 256 * 1024) return { ok: false, problems: [{ field: "(file)", message: "the configuration is larger than 256 KB" }] };
-  const nesting = yamlNestingProblem(text);
-  if (nesting !== undefined) return { ok: false, problems: [{ field: "(yaml)", message: `nested too deeply: ${nesting}` }] };
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return { ok: false, problems: doc.errors.map((e) => ({ field: "(yaml)", message: (e.message.split("\n")[0] ?? e.message).trim() })) };
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 20 }) ?? {};
-  } catch (err) {
-    return { ok: false, problems: [{ field: "(yaml)", message: err instanceof Error ? err.message : String(err) }] };
-  }
+  const read = readGuardedYaml(text);
+  if (!read.ok) return { ok: false, problems: read.problems.map((p) => ({ field: "(yaml)", message: p.message })) };
+  const data: unknown = read.data ?? {};
   if (typeof data !== "object" || data === null || Array.isArray(data)) return { ok: false, problems: [{ field: "(root)", message: "the configuration must be a YAML mapping" }] };
   const parsed = bosunConfigSchema.safeParse(data);
   if (parsed.success) return { ok: true, config: parsed.data };

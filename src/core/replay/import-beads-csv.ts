@@ -64,6 +64,8 @@ export function importBeadsCsv(text: string, source: string): ImportResult {
       problems,
     );
     if (item !== undefined) items.push(item);
+  }, (bad) => {
+    if (!fatal) problems.push({ source, line: bad.line, message: bad.message, rule: "skipped" });
   });
   if (header === undefined) problems.push({ source, line: 0, message: "empty file: no header and no items", rule: "skipped" });
   const format = col.first_claim_at === undefined ? "beads-work-csv" : "beads-events-claim-csv";

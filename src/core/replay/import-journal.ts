@@ -12,12 +12,15 @@ interface Seen {
   busy: number;
   dispatches: number;
   landedAt?: number;
+  /** When the open attempt's lease was reclaimed, if it was. */
+  reclaimedAt?: number;
 }
 
 /**
  * Reads Bosun's own journal (JSONL events, DESIGN.md "Journal"): arrival is the first time an
  * item appears, the observed duration is the sum of its DISPATCH -> LAND spans (every attempt's
- * work counts), the item closes at its last LAND. The journal carries no priority or pool, so
+ * work counts: an attempt with no LAND counts until its RECLAIM or the next DISPATCH, reported as
+ * clamped), the item closes at its last LAND. The journal carries no priority or pool, so
  * every item is P2 in the default pool, and that is reported once.
  */
 export function importJournal(text: string, source: string): ImportResult {
@@ -54,8 +57,23 @@ export function importJournal(text: string, source: string): ImportResult {
     }
     if (t < s.first) s.first = t;
     if (event === "DISPATCH") {
+      if (s.dispatchedAt !== undefined) {
+        // An attempt that never landed (its worker died, its lease was reclaimed): its work up to
+        // this new attempt still counts, and is said to be an estimate, never dropped silently.
+        const end = s.reclaimedAt !== undefined && s.reclaimedAt >= s.dispatchedAt ? s.reclaimedAt : t;
+        s.busy += Math.max(0, end - s.dispatchedAt);
+        problems.push({
+          source,
+          line,
+          message: `${item}: DISPATCH ${s.dispatches + 1} while attempt ${s.dispatches} had no LAND: that attempt counted until its ${s.reclaimedAt !== undefined && s.reclaimedAt >= s.dispatchedAt ? "RECLAIM" : "next DISPATCH"}`,
+          rule: "clamped",
+        });
+      }
       s.dispatchedAt = t;
+      delete s.reclaimedAt;
       s.dispatches++;
+    } else if (event === "RECLAIM") {
+      s.reclaimedAt = t;
     } else if (event === "LAND") {
       if (s.dispatchedAt === undefined) problems.push({ source, line, message: `${item}: LAND without a DISPATCH: no work counted`, rule: "ignored" });
       else if (t < s.dispatchedAt) problems.push({ source, line, message: `${item}: LAND before its DISPATCH: span clamped to 0`, rule: "clamped" });

@@ -151,8 +151,9 @@ export function nextStep(state: ConvergeState, now: number): ConvergeStep {
 }
 
 /**
- * The verdict when time runs out without K in a row: `unreachable` if no probe ever got a version;
- * `mismatch` flapping if the expected version was seen but never K times in a row; otherwise
+ * The verdict when time runs out without K in a row: `unreachable` if no probe ever got a version,
+ * or if only the expected version was ever reported (then the target went silent before K in a
+ * row); `mismatch` flapping if the expected version and another were seen; otherwise
  * `mismatch` naming the last version the target reported.
  */
 export function conclude(state: ConvergeState, now: number): VerifyVerdict {
@@ -173,15 +174,27 @@ export function conclude(state: ConvergeState, now: number): VerifyVerdict {
   const failed = state.probes - state.answered;
   const failedText = failed > 0 ? `; ${failed} probe(s) got no version` : "";
   if (state.expectedSeen > 0) {
-    const reported = state.lastOther ?? state.lastValue ?? config.expected;
+    // What the target itself reported when it matched: a short SHA is named as the target gave it.
+    const matched = state.seen.filter((s) => matchesVersion(s.value, config.expected)).map((s) => s.value);
+    const matchedText = `${matched.join(" / ")}${matched.length === 1 && matched[0] === config.expected ? "" : ` (matching ${config.expected})`}`;
+    const runs = `reported ${matchedText} ${state.expectedSeen} time(s) but at most ${state.bestStreak} in a row (needs ${config.consecutive})`;
+    if (state.lastOther === undefined) {
+      // Nothing but the expected version was ever reported: the target stopped answering (or time
+      // ran out) before K in a row. That is could-not-check, not a mismatch naming a version nobody saw.
+      const failure = state.lastFailure ?? { code: "timeout" as const, reason: "the deadline came before enough probes" };
+      return {
+        kind: "unreachable",
+        code: failure.code,
+        reason: `${runs}, then no version in ${failed} probe(s): ${failure.reason}`,
+        evidence,
+      };
+    }
     const also = othersText === "" ? "" : `; also reported ${othersText}`;
     return {
       kind: "mismatch",
-      reported,
+      reported: state.lastOther,
       flapping: true,
-      reason:
-        `flapping: reported ${config.expected} ${state.expectedSeen} time(s) but at most ${state.bestStreak} in a row ` +
-        `(needs ${config.consecutive})${also}${failedText}`,
+      reason: `flapping: ${runs}${also}${failedText}`,
       evidence,
     };
   }

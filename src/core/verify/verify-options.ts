@@ -1,5 +1,5 @@
 import type { ConvergeConfig } from "./converge.js";
-import { parseDurationMs } from "./parse-duration-ms.js";
+import { readDuration } from "../brief/duration.js";
 import type { VersionSource } from "./read-version.js";
 
 /** Defaults shared by `bosun verify` and the Action's verify mode (docs/verify.md). */
@@ -9,6 +9,9 @@ export const VERIFY_DEFAULTS = {
   consecutive: 3,
   probeTimeout: "10s",
 } as const;
+
+/** The shortest pause between probes `bosun verify` accepts (docs/cli.md). */
+export const MIN_INTERVAL_MS = 10;
 
 /** Options as a user wrote them (flags or Action inputs); unset is undefined. */
 export interface RawVerifyOptions {
@@ -84,15 +87,20 @@ export function parseVerifyOptions(
 
   const duration = (name: string, value: string | undefined, fallback: string, min: number): number => {
     const text = set(value) ? value : fallback;
-    const ms = parseDurationMs(text);
-    if (ms === undefined || ms < min) {
-      problems.push(`${flag(name)} '${text}' is not a duration (like 250ms, 90s, 5m, 1h)${min > 0 ? ` of at least ${min} ms` : ""}`);
+    const reading = readDuration(text);
+    if (!reading.ok) {
+      problems.push(`${flag(name)} '${text}' ${reading.problem}`);
       return 0;
     }
-    return ms;
+    if (reading.ms < min) {
+      problems.push(`${flag(name)} '${text}' is ${reading.ms} ms; it must be at least ${min} ms`);
+      return 0;
+    }
+    return reading.ms;
   };
   const timeoutMs = duration("timeout", raw.timeout, VERIFY_DEFAULTS.timeout, 0);
-  const intervalMs = duration("interval", raw.interval, VERIFY_DEFAULTS.interval, 0);
+  // A floor, not a rounding: `0.2s` is 200 ms, and `0`, `1ms` or `0.001s` would hammer the target.
+  const intervalMs = duration("interval", raw.interval, VERIFY_DEFAULTS.interval, MIN_INTERVAL_MS);
   const attemptTimeoutMs = duration("probe-timeout", raw.probeTimeout, VERIFY_DEFAULTS.probeTimeout, 1);
 
   const kText = set(raw.consecutive) ? raw.consecutive.trim() : String(VERIFY_DEFAULTS.consecutive);

@@ -71,10 +71,19 @@ function compare(state: FakeState, ctx: RouteContext) {
       ahead_by: ahead.length,
       behind_by: behind.length,
       total_commits: ahead.length,
-      commits: ahead.slice(0, 250).map(commitOf),
+      // GitHub paginates the commits of a comparison with page/per_page (changelog 2021-03-22);
+      // without them it answers the first 250.
+      commits: pageOf(ahead, ctx.query).map(commitOf),
       files: [],
     },
   };
+}
+
+function pageOf<T>(all: readonly T[], query: URLSearchParams): T[] {
+  if (!query.has("page") && !query.has("per_page")) return all.slice(0, 250);
+  const perPage = Math.min(100, Math.max(1, Number(query.get("per_page") ?? 30)));
+  const page = Math.max(1, Number(query.get("page") ?? 1));
+  return all.slice((page - 1) * perPage, page * perPage);
 }
 
 function pullsOfCommit(state: FakeState, ctx: RouteContext) {

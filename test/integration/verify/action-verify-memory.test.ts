@@ -124,7 +124,10 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
       `commit-status ${NEW} bosun/deploy-verified success: bosun: verified ${NEW.slice(0, 12)} on 3 consecutive probes`,
       `range (none)...${NEW}`,
     ]);
-    expect(io.summaries.join("\n")).toContain("No merged pull request in the deployed range closes an issue.");
+    expect(io.summaries.join("\n")).toContain("No merged pull request in the examined range closes an issue.");
+    // With no earlier deployment only the head is read: that is said, with the count unknown.
+    expect(io.summaries.join("\n")).toContain("**Not examined:** an unknown number of commit(s) (no earlier successful deployment to compare with: only the head commit was examined)");
+    expect(io.outputs["unexamined"]).toBe("unknown");
   });
 
   it.each([

@@ -14,3 +14,14 @@ describe("yamlNestingProblem", () => {
     expect(yamlNestingProblem(text) !== undefined).toBe(bad);
   });
 });
+
+describe("every kind of nesting is bounded before the parser sees it", () => {
+  test.each([
+    { name: "nested explicit keys", text: `${"? ".repeat(40)}x` },
+    { name: "explicit keys and compact sequences mixed", text: `${"- ? ".repeat(20)}x` },
+    { name: "explicit values", text: `${": ".repeat(40)}x` },
+    { name: "tab indentation", text: Array.from({ length: 200 }, (_, i) => `${"\t".repeat(i)}a:`).join("\n") },
+  ])("$name", ({ text }) => {
+    expect(yamlNestingProblem(text)).toMatch(/line \d+: /);
+  });
+});

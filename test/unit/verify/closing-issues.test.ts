@@ -20,3 +20,18 @@ describe("closingIssues", () => {
     expect(closingIssues(body, repo)).toEqual(issues);
   });
 });
+
+describe("closingIssues on bodies a pull request author writes to stall verify", () => {
+  // Each took seconds before (quadratic backtracking); the test's own timeout is the bound.
+  it.each([
+    ["'fix' and 60,000 spaces", `fix${" ".repeat(60_000)}x`],
+    ["30,000 unclosed comments", "<!--".repeat(15_000)],
+    ["20,000 unclosed fences and a real close", `${"```x".repeat(10_000)}`],
+  ])("%s is answered", (_name, body) => {
+    expect(closingIssues(body, { owner: "o", repo: "r" })).toEqual([]);
+  });
+
+  it("an unclosed comment does not hide a later closing keyword", () => {
+    expect(closingIssues("<!-- template never closed\nCloses #5", { owner: "o", repo: "r" })).toEqual([5]);
+  });
+});

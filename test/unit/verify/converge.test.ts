@@ -116,7 +116,9 @@ describe("convergence", () => {
           expect(verdict.kind === "verified").toBe(endsInK);
           expect(hadK).toBe(endsInK);
           expect(probes.every((p) => p.at <= 20_000)).toBe(true);
-          if (verdict.kind === "unreachable") expect(seen.every((o) => o === DOWN)).toBe(true);
+          // Unreachable means no other version was ever reported (only silence, or K−1 matches then silence).
+          if (verdict.kind === "unreachable") expect(seen.every((o) => o !== OLD)).toBe(true);
+          if (verdict.kind === "mismatch") expect(seen.some((o) => o === OLD)).toBe(true);
         },
       ),
       { numRuns: 150 },

@@ -1,0 +1,61 @@
+// Drain benchmark (DESIGN.md "Benchmarks"): `bosun drain` over 2,000 briefs, pool 64, worker
+// `true`, run from source in a child process, as a user runs it. Prints progress and one JSON
+// object as its last line: {items, pool, seconds, items_per_s, peak_rss_mb}. Target ≥ 200/s.
+// Run: npm run bench -- drain   (or npx tsx bench/drain.ts [items] [pool])
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const items = Number(process.argv[2] ?? 2000);
+const pool = Number(process.argv[3] ?? 64);
+const CLI = fileURLToPath(new URL("../test/support/bosun-cli.ts", import.meta.url));
+const TSX = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+
+const dir = await mkdtemp(join(tmpdir(), "bosun-bench-drain-"));
+const briefs = join(dir, "briefs");
+await mkdir(briefs);
+// Ids with two tokens (`task:b0001`) so the similarity guard never takes one item for another.
+for (let i = 0; i < items; i++) {
+  const id = `b${String(i).padStart(5, "0")}`;
+  await writeFile(join(briefs, `${id}.yml`), `goal: Benchmark item ${i}.\nconstraints: {paths: [src/**]}\nacceptance: {command: "true"}\nsize_cap: 10\n`);
+}
+console.log(`wrote ${items} briefs in ${briefs}`);
+
+/** The child's peak resident set (VmHWM), read from /proc while it runs. */
+function peakRssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+const started = performance.now();
+const child = spawn(process.execPath, ["--import", TSX, CLI, "drain", "--briefs", briefs, "--state", join(dir, "state"), "--pool", String(pool), "--run", "true"], {
+  cwd: dir,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+let peak = 0;
+let lands = 0;
+let tail = "";
+child.stdout.on("data", (b: Buffer) => {
+  const text = tail + b.toString();
+  const lines = text.split("\n");
+  tail = lines.pop() ?? "";
+  for (const line of lines) if (line.startsWith("LAND ")) lands++;
+  peak = Math.max(peak, peakRssMb(child.pid ?? 0) ?? 0);
+});
+const watch = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid ?? 0) ?? 0)), 100);
+const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+clearInterval(watch);
+const seconds = (performance.now() - started) / 1000;
+const journal = (await readFile(join(dir, "state", "journal.jsonl"), "utf8").catch(() => "")).split("\n").filter((l) => l.includes('"event":"LAND"')).length;
+console.log(`drain exited ${code} after ${seconds.toFixed(2)}s; ${lands} LAND lines, ${journal} LAND events journalled`);
+await rm(dir, { recursive: true, force: true });
+const round = (x: number, d: number): number => Number(x.toFixed(d));
+console.log(JSON.stringify({ items, pool, seconds: round(seconds, 2), items_per_s: round(journal / seconds, 1), peak_rss_mb: round(peak, 1) }));
