@@ -91,6 +91,12 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.actions.createWorkflowDispatch({ ...repo, workflow_id: workflowId, ref: "main", inputs: { item: "42" } });
     const dispatched = await o.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { ...repo, workflow_id: workflowId, ref: "main", return_run_details: true });
     const runId = (dispatched.data as unknown as { workflow_run_id: number }).workflow_run_id;
+    const second = await o.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { ...repo, workflow_id: workflowId, ref: "main", return_run_details: true });
+    const secondId = (second.data as unknown as { workflow_run_id: number }).workflow_run_id;
+    expect((await o.actions.cancelWorkflowRun({ ...repo, run_id: secondId })).status).toBe(202);
+    expect(fake.repo("acme/app").workflowRuns.get(secondId)).toMatchObject({ status: "completed", conclusion: "cancelled" });
+    // A completed run cannot be cancelled: 409, GitHub's conflict shape.
+    await expect(o.actions.cancelWorkflowRun({ ...repo, run_id: secondId })).rejects.toMatchObject({ status: 409 });
     fake.completeWorkflowRun("acme/app", runId, "success");
     await o.actions.getWorkflowRun({ ...repo, run_id: runId });
     await o.actions.listWorkflowRunsForRepo(repo);
