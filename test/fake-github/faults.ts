@@ -37,6 +37,12 @@ export type FaultRule = FaultEffect & {
   route?: string | RegExp;
   /** Only requests acting as this login. */
   login?: string;
+  /**
+   * Fires only while this says so (asked per request, before the die): how a test aims a fault at
+   * one moment or one replica sharing a login. A lagging rule keeps history while it is armed,
+   * whatever `when` says, so it can serve the past the moment it starts firing.
+   */
+  when?: () => boolean;
   /** Chance each matching request fires the rule (default 1). */
   probability?: number;
   /** Stop after firing this many times (default: never). */
@@ -92,6 +98,7 @@ export function createFaults(prng: Prng): Faults {
     const { rule } = armed;
     if (armed.left <= 0) return false;
     if (rule.login !== undefined && rule.login !== login) return false;
+    if (rule.when !== undefined && !rule.when()) return false;
     const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" || rule.kind === "page-shift" ? GETS : undefined);
     if (typeof route === "string" && route !== routeKey) return false;
     if (route instanceof RegExp && !route.test(routeKey)) return false;

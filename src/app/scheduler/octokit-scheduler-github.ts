@@ -1,5 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
+import { runTitle } from "../../core/scheduler/stop-from-run.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { SnapshotCache, type SnapshotRead } from "../snapshot-cache.js";
@@ -111,6 +112,21 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       if (statusOf(err) === 304 && cached !== undefined) return cached.data as T;
       throw err;
     }
+  }
+
+  /** The run a dispatch of this item and epoch started, by its run name (newest runs, read fresh, three tries). */
+  async function findDispatchedRun(workflow: string, item: string, epoch: number): Promise<{ id: number; url: string } | undefined> {
+    const title = runTitle(item, epoch);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const { data } = await octokit.rest.actions.listWorkflowRuns({ owner, repo, workflow_id: workflow, event: "workflow_dispatch", per_page: 30, headers: { "cache-control": "no-cache" } });
+        const run = data.workflow_runs.find((r) => r.display_title === title);
+        if (run !== undefined) return { id: run.id, url: run.html_url };
+      } catch {
+        // A failed read is one more reason to look again, not an answer.
+      }
+    }
+    return undefined;
   }
 
   return {
@@ -269,14 +285,28 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     async dispatch(issue, dispatch, inputs) {
       switch (dispatch.kind) {
         case "workflow": {
-          const { data, status: code } = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
-            owner,
-            repo,
-            workflow_id: dispatch.workflow,
-            ref: dispatch.ref ?? options.defaultBranch,
-            inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
-            return_run_details: true,
-          });
+          let answer;
+          try {
+            answer = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+              owner,
+              repo,
+              workflow_id: dispatch.workflow,
+              ref: dispatch.ref ?? options.defaultBranch,
+              inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
+              return_run_details: true,
+            });
+          } catch (err) {
+            // A 5xx (or a dropped connection) may come after GitHub started the run: dispatching
+            // again would put a second worker on the item. Its run name names this item and
+            // epoch exactly, so look for it before calling the dispatch failed.
+            const code = statusOf(err);
+            if (code !== undefined && code < 500) throw err;
+            const started = await findDispatchedRun(dispatch.workflow, inputs.item, inputs.epoch);
+            if (started === undefined) throw err;
+            runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
+            return { runId: started.id, url: started.url };
+          }
+          const { data, status: code } = answer;
           const details = code === 200 ? (data as unknown as { workflow_run_id?: number; html_url?: string }) : {};
           // Kept so this process lands the run by its id; other replicas match it by its run name.
           if (details.workflow_run_id !== undefined) runIds.set(`${inputs.item}:${inputs.epoch}`, details.workflow_run_id);
