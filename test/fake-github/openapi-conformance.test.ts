@@ -45,6 +45,9 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["P1"] });
     await o.issues.setLabels({ ...repo, issue_number: issue.number, labels: ["P1", "bosun:queued"] });
     await o.issues.removeLabel({ ...repo, issue_number: issue.number, name: "P1" });
+    // Who added and removed which label: created with bosun:ready, P1 added, set, removed.
+    const { data: events } = await o.issues.listEvents({ ...repo, issue_number: issue.number });
+    expect(events.map((e) => `${e.event} ${"label" in e ? e.label?.name : ""} by ${e.actor?.login}`)).toEqual(["labeled bosun:ready by mona", "labeled P1 by mona", "labeled bosun:queued by mona", "unlabeled bosun:ready by mona", "unlabeled P1 by mona"]);
     await o.issues.listLabelsOnIssue({ ...repo, issue_number: issue.number });
     await o.issues.createLabel({ ...repo, name: "pool/default", color: "123456", description: "pool" });
     await o.issues.getLabel({ ...repo, name: "pool/default" });

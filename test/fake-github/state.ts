@@ -51,6 +51,16 @@ export interface IssueRecord {
   closedAt: number | null;
   /** Set when the issue is the conversation of a pull request. */
   isPull: boolean;
+  /** Label events, oldest first (`GET .../issues/{n}/events`): who added or removed which label, when. */
+  events: IssueEventRecord[];
+}
+
+export interface IssueEventRecord {
+  id: number;
+  event: "labeled" | "unlabeled";
+  label: string;
+  actor: string;
+  createdAt: number;
 }
 
 export interface CommentRecord {

@@ -5,7 +5,7 @@ import { optionalString, optionalStringArray, requiredString } from "../read-bod
 import type { Route, RouteContext } from "../route.js";
 import type { FakeState } from "../state.js";
 import { issueLabels, labelJson } from "../to-json-issue.js";
-import { ensureLabel, findIssue, issueEventFields } from "../issue-store.js";
+import { ensureLabel, findIssue, issueEventFields, recordLabelEvents } from "../issue-store.js";
 
 function issueLabelList(state: FakeState, ctx: RouteContext, names: readonly string[]) {
   return names.flatMap((name) => {
@@ -27,6 +27,7 @@ function addLabels(state: FakeState, ctx: RouteContext) {
   for (const name of readLabelNames(ctx)) {
     const label = ensureLabel(state, ctx.repo, name);
     if (issue.labels.some((have) => have.toLowerCase() === label.name.toLowerCase())) continue;
+    recordLabelEvents(state, issue, issue.labels, [...issue.labels, label.name], ctx.login);
     issue.labels.push(label.name);
     issue.updatedAt = state.clock.now();
     ctx.emit({
@@ -40,7 +41,9 @@ function addLabels(state: FakeState, ctx: RouteContext) {
 
 function setLabels(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
+  const before = issue.labels;
   issue.labels = [...new Set(readLabelNames(ctx).map((name) => ensureLabel(state, ctx.repo, name).name))];
+  recordLabelEvents(state, issue, before, issue.labels, ctx.login);
   issue.updatedAt = state.clock.now();
   return { status: 200, body: issueLabelList(state, ctx, issue.labels) };
 }
@@ -50,6 +53,7 @@ function removeLabel(state: FakeState, ctx: RouteContext) {
   const name = ctx.params.name ?? "";
   const index = issue.labels.findIndex((have) => have.toLowerCase() === name.toLowerCase());
   if (index < 0) throw new HttpError(404, "Label does not exist");
+  recordLabelEvents(state, issue, issue.labels, issue.labels.filter((_, i) => i !== index), ctx.login);
   const [removed] = issue.labels.splice(index, 1);
   issue.updatedAt = state.clock.now();
   const label = ctx.repo.labels.get((removed ?? name).toLowerCase());
