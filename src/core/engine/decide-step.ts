@@ -173,10 +173,12 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     add(item.pool, 1);
     if (free === 1) full.add(item.pool);
   }
-  if (allFull()) readyLeft = true;
   // `inFlight` already counts this step's claims.
   let flying = state.granted?.length ?? 0;
   for (const n of inFlight.values()) flying += n;
+  // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
+  // decides idle. (Reading one more item is harmless then: no pool could take it.)
+  if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
   if (flying === 0 && !readyLeft && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
   return decisions;
 }
