@@ -64,12 +64,21 @@ interface IssuesPage {
   } | null;
 }
 
-/** The newest snapshot comment by the bot among `comments` (oldest first): the approved one; anyone else's marker proves nothing. */
-function snapshotOf(issue: number, comments: ReadonlyArray<{ id: number; login: string; body: string }>, botLogin: string): SnapshotRead {
-  const mine = comments.filter((c) => c.login === botLogin && isSnapshotComment(c.body)).at(-1);
-  if (mine === undefined) return { ok: false, reason: `issue #${issue} has no snapshot comment by ${botLogin}` };
+/**
+ * The newest snapshot comment by the bot among `comments` (oldest first): the approved one; anyone
+ * else's marker proves nothing. Replicas that took in one approval at once each post the same
+ * snapshot: of a run of identical latest snapshots the oldest wins (every replica picks the same
+ * one) and the others are `extras`, to delete — one snapshot per approval.
+ */
+function snapshotOf(issue: number, comments: ReadonlyArray<{ id: number; login: string; body: string }>, botLogin: string): SnapshotRead & { extras: number[] } {
+  const all = comments.filter((c) => c.login === botLogin && isSnapshotComment(c.body));
+  let first = all.length - 1;
+  while (first > 0 && all[first - 1]?.body === all[first]?.body) first--;
+  const mine = all[first];
+  if (mine === undefined) return { ok: false, reason: `issue #${issue} has no snapshot comment by ${botLogin}`, extras: [] };
+  const extras = all.slice(first + 1).map((c) => c.id);
   const parsed = parseSnapshotComment(mine.body, `issue #${issue}`);
-  return parsed.ok ? { ok: true, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body } : { ok: false, reason: parsed.reason };
+  return parsed.ok ? { ok: true, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body, extras } : { ok: false, reason: parsed.reason, extras };
 }
 
 /** The issue a branch name is for, if any. */
@@ -129,6 +138,20 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     return undefined;
   }
 
+  /** Deletes duplicate snapshots (best effort: one left behind is deleted by the next read); answers how many are left. */
+  async function deleteExtras(ids: readonly number[]): Promise<number> {
+    let left = 0;
+    for (const id of ids) {
+      try {
+        await octokit.rest.issues.deleteComment({ owner, repo, comment_id: id });
+      } catch (err) {
+        // Gone already: another replica deleted it first.
+        if (statusOf(err) !== 404) left++;
+      }
+    }
+    return left;
+  }
+
   return {
     async listQueued(label) {
       const byNumber = new Map<number, QueueIssue>();
@@ -154,8 +177,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
       if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
-      const result = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
-      snapshots.set(repoName, issue.number, issue.comments, result);
+      const { extras, ...result } = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
+      const left = await deleteExtras(extras);
+      snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
       return result;
     },
 
@@ -171,10 +195,11 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         for (const node of found?.nodes ?? []) {
           if (node === null || !missing.has(node.number)) continue;
           const comments = (node.comments.nodes ?? []).flatMap((c) => (c === null ? [] : [{ id: c.databaseId, login: c.author === null ? "" : c.author.__typename === "Bot" ? `${c.author.login}[bot]` : c.author.login, body: c.body }]));
-          const result = snapshotOf(node.number, comments, options.botLogin);
+          const { extras, ...result } = snapshotOf(node.number, comments, options.botLogin);
           // Older comments were not fetched: without a snapshot among the newest, the full read decides.
           if (!result.ok && node.comments.totalCount > comments.length) continue;
-          snapshots.set(repoName, node.number, node.comments.totalCount, result);
+          const left = await deleteExtras(extras);
+          snapshots.set(repoName, node.number, node.comments.totalCount - (extras.length - left), result);
           missing.delete(node.number);
         }
         if (found?.pageInfo.hasNextPage !== true) break;

@@ -60,7 +60,10 @@ function decideApproval(event: Extract<IntakeEvent, { kind: "labeled" }>, issue:
   if (event.label !== L.ready) return ignored(`label ${event.label} is not ${L.ready}`);
   if (!event.senderCanWrite) return ignored(`${event.sender} cannot approve: write, maintain or admin is needed`);
   if (issue.state !== "open") return ignored("the issue is closed");
-  if (!has(issue, L.ready)) return ignored(`${L.ready} was removed since`);
+  // The webhook says the label was added; a read right after can still be from before it. That is
+  // a reason to read again, not proof that it was removed (the executor retries, then gives up
+  // and leaves it to the sweep, which takes in any approval it finds).
+  if (!has(issue, L.ready)) return { outcome: "stale", reason: `the issue as read does not carry ${L.ready} yet`, actions: [noop("read again")] };
   const parsed = parseIssueBody(issue.body, { name: `issue #${issue.number}`, defaultId: String(issue.number) });
   const snapshot = latestSnapshot(issue, ctx);
   if (!parsed.ok) {
