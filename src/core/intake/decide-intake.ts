@@ -3,6 +3,7 @@ import { briefHash } from "../brief/parse-brief.js";
 import { parseIssueBody } from "../brief/parse-issue-body.js";
 import { renderSnapshotComment, parseSnapshotComment, SNAPSHOT_MARKER, type BriefSnapshot } from "../brief/snapshot.js";
 import { sha256Hex } from "../util/sha256.js";
+import { LANDING_MARKER } from "../scheduler/landing-marker.js";
 import { HOLD_MARKER, INVALID_MARKER, renderHoldNotice, renderProblemsComment } from "./intake-comments.js";
 import type { IntakeAction, IntakeComment, IntakeContext, IntakeDecision, IntakeEvent, IssueView } from "./intake-types.js";
 
@@ -74,7 +75,9 @@ function decideApproval(event: Extract<IntakeEvent, { kind: "labeled" }>, issue:
     return decided("invalid", `${parsed.problems.length} problem(s) in the brief`, actions);
   }
   const hash = briefHash(parsed.brief);
-  if (snapshot?.hash === hash) {
+  // A snapshot that already carries a landing was worked: approving again freezes a new one (the scheduler re-runs a settled item only for a newer snapshot).
+  const landed = latestBotComment(issue, ctx, [SNAPSHOT_MARKER])?.body.includes(LANDING_MARKER) === true;
+  if (snapshot?.hash === hash && !landed) {
     return decided("queued", `the snapshot ${hash.slice(0, 19)}… is current`, labelChanges(issue, [L.queued], [L.invalidBrief, L.hold]));
   }
   if (event.approvedBody !== undefined && normalize(event.approvedBody) !== normalize(issue.body)) {
