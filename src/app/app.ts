@@ -1,3 +1,4 @@
+import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import { renderDashboard } from "../core/dashboard/render-dashboard.js";
 import { createConfigLoader } from "./config/load-config.js";
@@ -37,6 +38,8 @@ export interface BosunAppOptions {
   readonly tickEveryMs?: number;
   /** Run the scheduler (default true); off, the app only takes briefs in (tests of the intake alone). */
   readonly scheduler?: boolean;
+  /** A user-to-server client for `assign` to Copilot, which refuses installation tokens (docs/dispatch.md). */
+  readonly copilot?: Octokit;
 }
 
 /** Bosun's Probot app: a plain function of the app; server, env and CLI wiring live elsewhere. */
@@ -77,6 +80,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
     botLogin,
     snapshots,
+    ...(options.copilot === undefined ? {} : { copilot: options.copilot }),
     // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
       const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents });

@@ -26,6 +26,17 @@ export interface OctokitSchedulerOptions {
    * and a stale one only delays a landing or lets the claim's compare-and-swap decide.
    */
   readonly evidenceMaxAgeMs?: number;
+  /** A user-to-server client (a PAT or an App user token) for `assign` to Copilot, which refuses installation tokens. */
+  readonly copilot?: Octokit;
+}
+
+/** Copilot's coding agent as an assignee: `Copilot` (as the web shows it) or its login `copilot-swe-agent`. */
+const COPILOT = /^(copilot|copilot-swe-agent)(\[bot\])?$/i;
+const COPILOT_LOGIN = "copilot-swe-agent";
+
+/** The one error for an `assign` to Copilot that cannot happen, naming the token it needs. */
+function copilotTokenNeeded(issue: number, why: string): string {
+  return `assigning #${issue} to Copilot needs a user-to-server token (a personal access token, or a GitHub App user token, of a user with a Copilot seat and write access): an installation token is refused. ${why}: set BOSUN_COPILOT_TOKEN for the app, or the copilot-token input for the Action (docs/dispatch.md)`;
 }
 
 /** A branch named for an issue: `bosun/12`, `bosun/12-x`, GitHub's "Create a branch" `12-title`, `copilot/fix-12`. */
@@ -337,9 +348,19 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
           if (details.workflow_run_id !== undefined) runIds.set(`${inputs.item}:${inputs.epoch}`, details.workflow_run_id);
           return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
         }
-        case "assign":
-          await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+        case "assign": {
+          if (!COPILOT.test(dispatch.assignee)) {
+            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+            return {};
+          }
+          // Copilot takes an issue only from a user-to-server token; an installation token's
+          // assignment is dropped without an error. So: the configured user token, and the answer
+          // checked, or a failure that names the token — never a dispatch nobody received.
+          if (options.copilot === undefined) throw new Error(copilotTokenNeeded(issue, "no user token is configured"));
+          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] });
+          if (!(data.assignees ?? []).some((a) => COPILOT.test(a?.login ?? ""))) throw new Error(copilotTokenNeeded(issue, "GitHub did not assign Copilot with the configured token"));
           return {};
+        }
         case "label":
           await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
           return {};

@@ -114,11 +114,17 @@ function updateIssue(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: issueJson(state, ctx.repo, issue) };
 }
 
+/** Copilot's coding agent as an assignee (`copilot-swe-agent`, or `Copilot` as the web shows it). */
+const COPILOT = /^(copilot|copilot-swe-agent)(\[bot\])?$/i;
+
 function addAssignees(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   const logins = optionalStringArray(ctx.body, "assignees") ?? [];
   for (const login of logins) {
     if (issue.assignees.includes(login)) continue;
+    // Copilot's coding agent takes work only from a user-to-server token (a PAT or an App's user
+    // token); with an installation token GitHub leaves it out, like any login it cannot assign.
+    if (COPILOT.test(login) && ctx.identity.kind !== "user") continue;
     // GitHub silently ignores logins that cannot be assigned; the fake assigns anyone it was told about.
     if (issue.assignees.length >= 10) throw new HttpError(422, "Validation Failed");
     issue.assignees.push(login);
