@@ -145,14 +145,22 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   const add = (pool: string, n: number): void => {
     inFlight.set(pool, (inFlight.get(pool) ?? 0) + n);
   };
+  // Items this step sends back to the queue (a retry, a reclaim): not idle while they wait.
+  let requeued = 0;
+  let dispatching = 0;
   for (const claim of state.held) {
     const decision = decideHeld(claim, now, options);
     if (decision !== undefined) decisions.push(decision);
     // Still in flight after this step unless it ends now (a retry landing frees the slot too).
     const ends = decision !== undefined && decision.kind !== "renew";
     if (!ends) add(claim.pool, 1);
+    if (decision?.kind === "reclaim" || (decision?.kind === "land" && decision.mode.kind === "retry")) requeued++;
   }
-  for (const g of state.granted ?? []) decisions.push(decideGrant(g.id, g.epoch, options));
+  for (const g of state.granted ?? []) {
+    const decision = decideGrant(g.id, g.epoch, options);
+    if (decision.kind === "dispatch") dispatching++;
+    decisions.push(decision);
+  }
   const full = new Set<string>();
   let readyLeft = false;
   const allFull = (): boolean => options.pools !== undefined && options.pools.length > 0 && options.pools.every((p) => full.has(p));
@@ -174,11 +182,11 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     if (free === 1) full.add(item.pool);
   }
   // `inFlight` already counts this step's claims.
-  let flying = state.granted?.length ?? 0;
+  let flying = dispatching;
   for (const n of inFlight.values()) flying += n;
   // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
   // decides idle. (Reading one more item is harmless then: no pool could take it.)
   if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
-  if (flying === 0 && !readyLeft && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
+  if (flying === 0 && !readyLeft && requeued === 0 && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
   return decisions;
 }
