@@ -165,7 +165,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const lands: Array<{ n: number; issue: QueueIssue | undefined; token: ClaimToken; landing: Landing }> = [];
   const reclaims: Array<{ n: number; holder: string; epoch: number }> = [];
   const inFlight: InFlightView[] = [];
-  const settled = new Set<number>();
+  /** Issues whose claim settled (in this tick or before), and whether they landed ok. */
+  const settled = new Map<number, { ok: boolean }>();
   /** Claim keys settled once and proven approved again since: granted over their settled record. */
   const requeued = new Set<string>();
   const liveIds = new Map<number, string | undefined>();
@@ -189,7 +190,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
           continue;
         }
       }
-      settled.add(n);
+      settled.set(n, { ok: record.outcome?.ok === true });
       // Long settled and out of the queue: cleaned up after this tick's batch, on its own, leaving
       // the epoch floor behind (listings and an Action run's cold start then carry live and recent
       // claims only, and a re-approved issue still starts above every epoch it had).
@@ -251,7 +252,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       if (!(await store.planRelease(batch, token, d.mode)).ok) continue;
     }
     lands.push({ n: h.n, issue: h.issue, token, landing: d });
-    if (d.disposition !== "retry") settled.add(h.n);
+    if (d.disposition !== "retry") settled.set(h.n, { ok: d.disposition === "ok" });
     ending.add(d.id);
   }
   for (const h of held) {

@@ -164,4 +164,17 @@ describe("fencing on GitHub (adversarial)", () => {
     // The grant recorded its pool and the snapshot hash of the brief it dispatched.
     expect(recordOf(f, x)).toMatchObject({ pool: "a", briefHash: expect.stringMatching(/^sha256:/) });
   });
+
+  it("one blocker rule: an item waiting on #n that went to a human is blocked, as the local drain blocks it", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 2, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const parent = await f.queue("parent");
+    const child = await f.queue("child", `blocked_by: ["#${parent}"]`);
+    const a = f.replica("a");
+    expect((await reconcileTick(a)).dispatched).toEqual([parent]);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(parent)[0]!.id, "failure");
+    const t = await reconcileTick(a);
+    expect(t.landed).toMatchObject([{ issue: parent, disposition: "human" }]);
+    expect(f.runsOf(child)).toEqual([]);
+    expect(t.skipped.find((s) => s.issue === child)?.reason).toBe(`blocked: #${parent} did not land ok`);
+  });
 });
