@@ -58,25 +58,21 @@ export function createApprovalSweeper(): { sweep(site: IntakeSite, botLogin: str
   };
 }
 
-/** Open issues carrying the label, oldest first; the last answer again on a 304. */
+/** Open issues carrying the label, oldest first; each page asked with its last ETag, its last answer again on a 304. */
 async function listReady(site: IntakeSite, label: string, etags: Map<string, { etag: string; issues: readonly ListedIssue[] }>, key: string): Promise<readonly ListedIssue[]> {
-  const cached = etags.get(key);
   const out: ListedIssue[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    // Only the first page is conditional: when it is unchanged, and was the whole list, nothing moved.
-    const headers: Record<string, string> = page === 1 && cached !== undefined ? { "if-none-match": cached.etag } : {};
-    let data: ListedIssue[];
-    let etag: string | undefined;
+    const cached = etags.get(`${key}:${page}`);
+    let data: readonly ListedIssue[];
     try {
-      const response = await site.octokit.rest.issues.listForRepo({ ...site.repo, labels: label, state: "open", sort: "created", direction: "asc", per_page: 100, page, headers });
+      const response = await site.octokit.rest.issues.listForRepo({ ...site.repo, labels: label, state: "open", sort: "created", direction: "asc", per_page: 100, page, headers: cached === undefined ? {} : { "if-none-match": cached.etag } });
       data = response.data as ListedIssue[];
-      etag = response.headers.etag;
+      if (response.headers.etag !== undefined) etags.set(`${key}:${page}`, { etag: response.headers.etag, issues: data });
     } catch (err) {
-      if (statusOf(err) === 304 && cached !== undefined) return cached.issues;
-      throw err;
+      if (statusOf(err) !== 304 || cached === undefined) throw err;
+      data = cached.issues;
     }
     out.push(...data);
-    if (page === 1 && etag !== undefined && data.length < 100) etags.set(key, { etag, issues: data });
     if (data.length < 100) break;
   }
   return out;
