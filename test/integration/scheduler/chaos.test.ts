@@ -45,12 +45,14 @@ describe("the scheduler under chaos (a small run of `npm run bench -- chaos`)", 
     expect(r.steps).toBeLessThan(1500);
   }, 60_000);
 
-  it("shifts listings between pages and kills workers when the queue spans pages (the bench's page and death figures)", async () => {
+  it("shifts listings between pages, kills workers and lapses leases when the queue spans pages (the bench's page, death and reclaim figures)", async () => {
     // 120 items: the queued listing has two pages, so page shifts can fire.
-    const r = await runChaos({ ...CHAOS_DEFAULTS, seed: 4, replicas: 3, items: 120, maxSteps: 3000, pageShiftRate: 0.5, death: 0.2 });
+    // Outages longer than a lease, often: leases lapse, so the reclaim figure is exercised too.
+    const r = await runChaos({ ...CHAOS_DEFAULTS, seed: 4, replicas: 3, items: 120, maxSteps: 3000, pageShiftRate: 0.5, death: 0.2, outage: 0.05 });
     expect(r.pageShifts).toBeGreaterThan(0);
     expect(r.deadWorkers).toBeGreaterThan(0);
-    expect({ double: r.doubleDispatch, lost: r.lost, falseIdle: r.falseIdle, overfill: r.poolOverfill, unfinished: r.unfinished }).toEqual({ double: 0, lost: 0, falseIdle: 0, overfill: 0, unfinished: 0 });
+    expect(r.reclaims).toBeGreaterThan(0);
+    expect({ double: r.doubleDispatch, twoLiveWorkers: r.twoLiveWorkers, lost: r.lost, falseIdle: r.falseIdle, falseDone: r.falseDone, overfill: r.poolOverfill, unfinished: r.unfinished }).toEqual({ double: 0, twoLiveWorkers: 0, lost: 0, falseIdle: 0, falseDone: 0, overfill: 0, unfinished: 0 });
   }, 120_000);
 });
 
