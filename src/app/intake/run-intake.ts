@@ -70,6 +70,12 @@ export async function runIntake(site: IntakeSite, number: number, event: IntakeE
     const comments = needComments ? await github.comments(number) : [];
     decision = decideIntake(hinted, { ...issue, comments }, ctx);
     if (decision.outcome !== "stale" || last) break;
+    // Stale, or removed since (webhooks come out of order)? GitHub's issue events tell: a removal
+    // after the approval is the truth and ends it here; otherwise the read lags, so read again.
+    if ((await github.lastLabelEvent(number, ctx.labels.ready))?.event === "unlabeled") {
+      site.log.info({ reason: `${ctx.labels.ready} was removed since` }, "intake: ignored");
+      return;
+    }
     site.log.debug({ attempt, reason: decision.reason }, "intake: the read looks stale; reading again");
     await sleep(INTAKE_READ_RETRIES_MS[attempt] as number);
   }

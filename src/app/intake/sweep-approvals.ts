@@ -1,6 +1,7 @@
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { repoKey } from "../app-octokit.js";
+import { octokitIntakeGitHub } from "./octokit-intake-github.js";
 import { runIntake, type IntakeSite } from "./run-intake.js";
 
 /** Labels that say an approval was already taken in (or the item has moved on since). */
@@ -45,7 +46,8 @@ export function createApprovalSweeper(): { sweep(site: IntakeSite, botLogin: str
         // Looked at since its last change (an approver without write access, say): nothing to do.
         const seen = `${repoKey(site.repo)}#${issue.number}`;
         if (examined.get(seen) === issue.updated_at) continue;
-        const approver = await approverOf(site, issue.number, L.ready);
+        const approval = await octokitIntakeGitHub(site.octokit, site.repo).lastLabelEvent(issue.number, L.ready);
+        const approver = approval?.event === "labeled" ? approval.actor : undefined;
         if (approver !== undefined && approver.toLowerCase() !== botLogin.toLowerCase()) {
           await runIntake(site, issue.number, { kind: "labeled", label: L.ready, sender: approver, senderCanWrite: false }, botLogin, config);
           approvals.push(issue.number);
@@ -76,12 +78,4 @@ async function listReady(site: IntakeSite, label: string, etags: Map<string, { e
     if (data.length < 100) break;
   }
   return out;
-}
-
-/** Who added the label most recently, per the issue's events; undefined when its latest event for the label is a removal. */
-async function approverOf(site: IntakeSite, issue: number, label: string): Promise<string | undefined> {
-  const events = await site.octokit.paginate(site.octokit.rest.issues.listEvents, { ...site.repo, issue_number: issue, per_page: 100 });
-  const want = label.toLowerCase();
-  const last = events.filter((e) => (e.event === "labeled" || e.event === "unlabeled") && "label" in e && e.label?.name?.toLowerCase() === want).at(-1);
-  return last?.event === "labeled" ? (last.actor?.login ?? undefined) : undefined;
 }
