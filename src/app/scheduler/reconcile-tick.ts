@@ -60,6 +60,8 @@ export interface TickReport {
   readonly dispatched: readonly number[];
   readonly landed: ReadonlyArray<{ issue: number; disposition: Disposition; summary: string }>;
   readonly reclaimed: readonly number[];
+  /** Lapsed leases renewed because their worker still visibly ran (never reclaimed, never dispatched again). */
+  readonly revived: readonly number[];
   readonly inFlight: readonly InFlightView[];
   readonly queue: ReadonlyArray<{ pool: string; items: ReadonlyArray<{ issue: number; title: string; band: number; reason: string }> }>;
   readonly skipped: ReadonlyArray<{ issue: number; title: string; reason: string }>;
@@ -109,7 +111,7 @@ async function tickOnce(deps: TickDeps): Promise<TickReport> {
   // Races lost every time: others are busy writing. A write that failed with nobody in the way
   // (no permission, no updateRefs on this server) must be heard, not reported as busy forever.
   if (failed !== undefined && !failed.conflict) throw new Error(`the tick could not write its claims: ${failed.detail}`);
-  return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
+  return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], revived: [], inFlight: [], queue: [], skipped: [] };
 }
 
 /** The tick's batch was not written: nothing happened, decide again from a fresh read. */
@@ -171,6 +173,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const requeued = new Set<string>();
   const liveIds = new Map<number, string | undefined>();
   const forgets: Array<{ ref: string; sha: string }> = [];
+  const revived: number[] = [];
   const held: HeldRef[] = [];
 
   for (const { ref, sha, record } of claims) {
@@ -241,7 +244,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
     const token = await store.adopt(h.record.key);
     if (token === undefined || token.epoch !== d.epoch) continue;
     if (d.kind === "renew") {
-      await store.planRenew(batch, token, d.leaseMs, d.revive);
+      if ((await store.planRenew(batch, token, d.leaseMs, d.revive)).ok && d.revive) revived.push(h.n);
       continue;
     }
     if (d.kind === "settle-to-human") {
@@ -345,5 +348,5 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const left = ready.filter((c) => !dispatched.includes(c.issue.number)).map((c) => ({ id: c.item.id, pool: c.item.pool }));
   const idle = decideStep({ now, held: [], busy: flying, ready: left }, rules).some((d) => d.kind === "idle");
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
-  return { busy: false, idle, dispatched, landed, reclaimed, inFlight, queue, skipped };
+  return { busy: false, idle, dispatched, landed, reclaimed, revived, inFlight, queue, skipped };
 }

@@ -102,6 +102,8 @@ export interface ChaosResult {
   readonly runs: number;
   readonly deadWorkers: number;
   readonly reclaims: number;
+  /** Lapsed leases renewed because their run still ran (the rule that replaced reclaiming live work). */
+  readonly revived: number;
   readonly orphanClaims: number;
   readonly longestOrphanMs: number;
   readonly discardedSuccesses: number;
@@ -182,6 +184,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     let tickErrors = 0;
     let falseIdle = 0;
     let reclaims = 0;
+    let revived = 0;
     let events = 0; // GitHub events since the last step: each would be one webhook delivery
     const details: string[] = [];
     const landedLabels = new Set<string>([config.labels.done, config.labels.needsHuman]);
@@ -209,6 +212,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
       if (report.busy) busyTicks++;
       reclaims += report.reclaimed.length;
+      revived += report.revived.length;
       events += report.dispatched.length + report.landed.length + report.reclaimed.length;
       if (report.idle) {
         // Judged at the moment the tick answers: nothing else moves the fake until this step's ticks end.
@@ -306,6 +310,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       runs: observer.runs.size,
       deadWorkers: [...fate.values()].filter((f) => f.kind === "dead").length,
       reclaims,
+      revived,
       orphanClaims: judged.orphanClaims,
       longestOrphanMs: judged.longestOrphanMs,
       discardedSuccesses: judged.discardedSuccesses,

@@ -51,7 +51,9 @@ describe("the scheduler under chaos (a small run of `npm run bench -- chaos`)", 
     const r = await runChaos({ ...CHAOS_DEFAULTS, seed: 4, replicas: 3, items: 120, maxSteps: 3000, pageShiftRate: 0.5, death: 0.2, outage: 0.05 });
     expect(r.pageShifts).toBeGreaterThan(0);
     expect(r.deadWorkers).toBeGreaterThan(0);
-    expect(r.reclaims).toBeGreaterThan(0);
+    // A lapsed lease is reclaimed only when its worker shows no life; one whose run still runs is
+    // revived instead (DESIGN.md, "Fencing on GitHub"). Either way the lapse path is exercised.
+    expect(r.reclaims + r.revived).toBeGreaterThan(0);
     expect({ double: r.doubleDispatch, twoLiveWorkers: r.twoLiveWorkers, lost: r.lost, falseIdle: r.falseIdle, falseDone: r.falseDone, overfill: r.poolOverfill, unfinished: r.unfinished }).toEqual({ double: 0, twoLiveWorkers: 0, lost: 0, falseIdle: 0, falseDone: 0, overfill: 0, unfinished: 0 });
   }, 120_000);
 });

@@ -125,6 +125,7 @@ describe("fencing on GitHub (adversarial)", () => {
     const b = f.replica("b");
     const late = await reconcileTick(b);
     expect(late.dispatched).toEqual([]);
+    expect(late.revived).toEqual([n]);
     expect(f.runsOf(n)).toHaveLength(1);
     expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
     // The run ends: it lands the claim it was dispatched for.
