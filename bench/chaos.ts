@@ -38,7 +38,7 @@ const options = {
 console.error(`chaos: ${seeds} seeds, ${JSON.stringify(options)}`);
 
 const started = performance.now();
-const sum = { double_dispatch: 0, two_live_workers: 0, lost: 0, false_idle: 0, false_done: 0, ticks: 0, tick_errors: 0, faults_fired: 0, stale_reads: 0, page_shifts: 0, applied_errors: 0, unfinished: 0, unfenced_dispatch: 0, orphan_claims: 0, discarded_successes: 0, reclaims: 0, dead_workers: 0, pool_overfill: 0 };
+const sum = { double_dispatch: 0, two_live_workers: 0, lost: 0, false_idle: 0, false_done: 0, ticks: 0, tick_errors: 0, faults_fired: 0, stale_reads: 0, page_shifts: 0, applied_errors: 0, unfinished: 0, unfenced_dispatch: 0, orphan_claims: 0, discarded_successes: 0, reclaims: 0, revived: 0, dead_workers: 0, pool_overfill: 0 };
 let maxPoolLive = 0;
 let longestOrphanMs = 0;
 for (let seed = 1; seed <= seeds; seed++) {
@@ -65,6 +65,7 @@ for (let seed = 1; seed <= seeds; seed++) {
     runs: r.runs,
     dead_workers: r.deadWorkers,
     reclaims: r.reclaims,
+    revived: r.revived,
     orphan_claims: r.orphanClaims,
     longest_orphan_s: Math.round(r.longestOrphanMs / 1000),
     discarded_successes: r.discardedSuccesses,
@@ -91,6 +92,7 @@ for (let seed = 1; seed <= seeds; seed++) {
   sum.orphan_claims += r.orphanClaims;
   sum.discarded_successes += r.discardedSuccesses;
   sum.reclaims += r.reclaims;
+  sum.revived += r.revived;
   sum.dead_workers += r.deadWorkers;
   sum.pool_overfill += r.poolOverfill;
   maxPoolLive = Math.max(maxPoolLive, r.maxPoolLive);

@@ -46,9 +46,9 @@ describe("the scheduler under chaos (a small run of `npm run bench -- chaos`)", 
   }, 60_000);
 
   it("shifts listings between pages, kills workers and lapses leases when the queue spans pages (the bench's page, death and reclaim figures)", async () => {
-    // 120 items: the queued listing has two pages, so page shifts can fire.
+    // 110 items: the queued listing has two pages, so page shifts can fire.
     // Outages longer than a lease, often: leases lapse, so the reclaim figure is exercised too.
-    const r = await runChaos({ ...CHAOS_DEFAULTS, seed: 4, replicas: 3, items: 120, maxSteps: 3000, pageShiftRate: 0.5, death: 0.2, outage: 0.05 });
+    const r = await runChaos({ ...CHAOS_DEFAULTS, seed: 4, replicas: 2, items: 110, maxSteps: 2000, pageShiftRate: 0.5, death: 0.2, outage: 0.05 });
     expect(r.pageShifts).toBeGreaterThan(0);
     expect(r.deadWorkers).toBeGreaterThan(0);
     // A lapsed lease is reclaimed only when its worker shows no life; one whose run still runs is
