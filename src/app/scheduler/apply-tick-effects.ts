@@ -57,7 +57,7 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
     if (next.kind === "settle-to-human") {
       // Granted past its attempts: never dispatched, it goes to a human.
       await attempt(`#${c.issue.number} settle past its attempts`, async () => {
-        const result = await landItem(deps, c.issue.number, c.issue, token, next.stop);
+        const result = await landItem(deps, c.issue.number, c.issue, token, next.landing.stop);
         if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
       });
       continue;

@@ -248,14 +248,14 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       continue;
     }
     if (d.kind === "settle-to-human") {
-      if ((await store.planReclaim(batch, h.ref, d.mode.outcome)) === undefined) continue;
+      if ((await store.planReclaim(batch, h.ref, d.landing.mode.outcome)) === undefined) continue;
     } else {
       // A lapsed claim nobody took back, whose own run ended: revived and landed in one compare-and-swap.
       if (d.revive && !(await store.planRenew(batch, token, h.claim.leaseMs, true)).ok) continue;
-      if (!(await store.planRelease(batch, token, d.mode)).ok) continue;
+      if (!(await store.planRelease(batch, token, d.landing.mode)).ok) continue;
     }
-    lands.push({ n: h.n, issue: h.issue, token, landing: d });
-    if (d.disposition !== "retry") settled.set(h.n, { ok: d.disposition === "ok" });
+    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing });
+    if (d.landing.disposition !== "retry") settled.set(h.n, { ok: d.landing.disposition === "ok" });
     ending.add(d.id);
   }
   for (const h of held) {

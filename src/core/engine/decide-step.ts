@@ -75,13 +75,13 @@ export interface LandingDecision {
 
 export type Decision =
   /** Land the outcome and end the claim in one motion; `revive`: the lease lapsed but the claim is still this epoch's, so it is renewed in the same compare-and-swap first. */
-  | ({ readonly kind: "land"; readonly id: string; readonly epoch: number; readonly revive: boolean } & LandingDecision)
+  | { readonly kind: "land"; readonly id: string; readonly epoch: number; readonly revive: boolean; readonly landing: LandingDecision }
   /** Extend the lease (`revive`: it lapsed while the worker lived; nobody took it). */
   | { readonly kind: "renew"; readonly id: string; readonly epoch: number; readonly leaseMs: number; readonly revive: boolean }
   /** Take back a lapsed claim whose worker shows no life: the item goes back to the queue (an attempt spent). */
   | { readonly kind: "reclaim"; readonly id: string; readonly epoch: number; readonly holder: string }
   /** Attempts are spent: end the claim as settled for a human (label `bosun:needs-human`). */
-  | ({ readonly kind: "settle-to-human"; readonly id: string; readonly epoch: number } & LandingDecision & { readonly mode: { readonly kind: "settle"; readonly outcome: SettledOutcome } })
+  | { readonly kind: "settle-to-human"; readonly id: string; readonly epoch: number; readonly landing: LandingDecision & { readonly mode: { readonly kind: "settle"; readonly outcome: SettledOutcome } } }
   /** Claim this ready item against its pool. */
   | { readonly kind: "claim"; readonly id: string; readonly pool: string }
   /** Hand a granted claim to its worker. */
@@ -99,14 +99,18 @@ export function landingFor(stop: Stop, epoch: number, now: number, options: Pick
   const { disposition, note } = dispositionFor(stop, epoch, options.maxAttempts);
   const summary = note === undefined ? describeStop(stop) : `${describeStop(stop)} (${note})`;
   const mode: ReleaseMode = disposition === "retry" ? { kind: "retry", notBefore: now + options.backoffMs(epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
-  return { stop, disposition, summary, mode, ...(note === undefined ? {} : { note }), ...(evidence === undefined ? {} : { evidence }) };
+  // Built without spreads: the local drain lands one of these per item.
+  const landing: { -readonly [K in keyof LandingDecision]: LandingDecision[K] } = { stop, disposition, summary, mode };
+  if (note !== undefined) landing.note = note;
+  if (evidence !== undefined) landing.evidence = evidence;
+  return landing;
 }
 
 const exhausted = (id: string, epoch: number, maxAttempts: number, why: string): Decision => {
   const stop: Stop = { kind: "failed", failure: "unclassified", reason: `${why} (attempt ${epoch}, limit ${maxAttempts})` };
   const note = `attempts exhausted (${maxAttempts})`;
   const summary = `${describeStop(stop)} (${note})`;
-  return { kind: "settle-to-human", id, epoch, stop, disposition: "human", summary, note, mode: { kind: "settle", outcome: { ok: false, disposition: "human", summary } } };
+  return { kind: "settle-to-human", id, epoch, landing: { stop, disposition: "human", summary, note, mode: { kind: "settle", outcome: { ok: false, disposition: "human", summary } } } };
 };
 
 /** The decision for one held claim, or undefined when it just keeps running. */
@@ -114,7 +118,7 @@ export function decideHeld(claim: HeldClaim, now: number, options: Pick<StepOpti
   const lapsed = claim.leaseUntil <= now;
   const { worker } = claim;
   if (worker.kind === "ended") {
-    return { kind: "land", id: claim.id, epoch: claim.epoch, revive: lapsed, ...landingFor(worker.stop, claim.epoch, now, options, worker.evidence) };
+    return { kind: "land", id: claim.id, epoch: claim.epoch, revive: lapsed, landing: landingFor(worker.stop, claim.epoch, now, options, worker.evidence) };
   }
   if (worker.kind === "live") {
     // A live worker keeps its claim: two live workers never hold one item.
@@ -154,7 +158,7 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     // Still in flight after this step unless it ends now (a retry landing frees the slot too).
     const ends = decision !== undefined && decision.kind !== "renew";
     if (!ends) add(claim.pool, 1);
-    if (decision?.kind === "reclaim" || (decision?.kind === "land" && decision.mode.kind === "retry")) requeued++;
+    if (decision?.kind === "reclaim" || (decision?.kind === "land" && decision.landing.mode.kind === "retry")) requeued++;
   }
   for (const g of state.granted ?? []) {
     const decision = decideGrant(g.id, g.epoch, options);

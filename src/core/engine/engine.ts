@@ -148,7 +148,7 @@ export class Engine<P> {
     const next = decideGrant(item.id, token.epoch, this.step);
     // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
     if (next.kind === "settle-to-human") {
-      await this.settle(item, token, { stop: next.stop }, next);
+      await this.settle(item, token, { stop: next.landing.stop }, next.landing);
       return false;
     }
     this.start(item, token, now);
@@ -184,9 +184,9 @@ export class Engine<P> {
         await this.settle(flight.item, flight.token, { ...result, stop }, { stop, disposition: "retry", summary: describeStop(stop), mode: { kind: "retry", notBefore: now } });
         continue;
       }
-      const worker = { kind: "ended" as const, stop: result.stop, ...(result.evidence === undefined ? {} : { evidence: result.evidence }) };
+      const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
       const landing = decideHeld(this.held(flight, worker), now, this.step);
-      if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing);
+      if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing.landing);
     }
   }
 

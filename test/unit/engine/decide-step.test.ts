@@ -11,7 +11,7 @@ const held = (over: Partial<HeldClaim> = {}): HeldClaim => ({ id: "x", epoch: 1,
 const short = (d: Decision): string => {
   switch (d.kind) {
     case "land":
-      return `land ${d.id} ${d.disposition}${d.revive ? " revive" : ""}${d.mode.kind === "retry" ? ` retry@+${d.mode.notBefore - NOW}` : ""}`;
+      return `land ${d.id} ${d.landing.disposition}${d.revive ? " revive" : ""}${d.landing.mode.kind === "retry" ? ` retry@+${d.landing.mode.notBefore - NOW}` : ""}`;
     case "renew":
       return `renew ${d.id}${d.revive ? " revive" : ""}`;
     case "reclaim":
