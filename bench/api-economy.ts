@@ -12,7 +12,9 @@
  * `requests_per_item` is an item's life from queued to released (issue 5's stages); the intake
  * before it (a writer's `bosun:ready` on an issue whose body holds the brief, taken in by the same
  * intake the app runs) has its own budget (`npm run bench -- intake`) and is reported beside it,
- * with the sum in `requests_per_item_with_intake`.
+ * with the sum in `requests_per_item_with_intake`. `idle_sweep_listing_requests_non_304` is the timed
+ * sweep's own listings on the idle fleet (installations, their repositories, approvals not yet
+ * taken in), all conditional: target 0.
  * Env: ECONOMY_ITEMS (100), ECONOMY_POOL (4), ECONOMY_GAP_S (60), ECONOMY_REPLICAS (1: webhooks
  * reach the replicas in turn, each with its own caches), ECONOMY_COLD (0; 1: every tick a fresh
  * process with empty caches, as each run of the Action's `schedule` mode). Measures; never fails a build.
@@ -30,6 +32,9 @@ import { createDashboardUpsert } from "../src/app/dashboard/upsert-dashboard.js"
 import { throttledDashboard } from "../src/app/dashboard/throttled-dashboard.js";
 import { schedulerDashboardState } from "../src/app/dashboard/scheduler-dashboard-state.js";
 import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/scheduler-fixture.js";
+import { createTestOctokit } from "../test/fake-github/test-octokit.js";
+import { createInstalledRepoLister } from "../src/app/list-installed-repos.js";
+import { createApprovalSweeper } from "../src/app/intake/sweep-approvals.js";
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? "");
@@ -128,6 +133,25 @@ try {
   const idleAfterGap = await idle(gapMs);
   const idleAtOnce = await idle(0);
 
+  // The timed sweep's own listings on an idle fleet: installations, their repositories and the
+  // approvals not yet taken in, each conditional. The first sweep primes the ETags; the second is measured.
+  f.fake.addInstallation({ id: 77, appId: 4242, appSlug: "bosun", repos: [REPO] });
+  f.fake.state.tokens.set("t-economy-app", { kind: "app", appId: 4242, slug: "bosun" });
+  const appClient = createTestOctokit(f.fake.url, "t-economy-app");
+  const listRepos = createInstalledRepoLister();
+  const approvals = createApprovalSweeper();
+  const sweepSite = { octokit: appOctokit, repo, log: quiet, labels: () => bootstrap(appOctokit, repo, f.config) };
+  const installationClient = async (id: number) => createTestOctokit(f.fake.url, (await appClient.apps.createInstallationAccessToken({ installation_id: id })).data.token);
+  const idleSweep = async (): Promise<RequestLogEntry[]> => {
+    const from = f.fake.accounting.log.length;
+    await listRepos(appClient, installationClient);
+    await approvals.sweep(sweepSite, "bosun[bot]", f.config);
+    // Token minting is the token's cost, not the listing's (Probot caches tokens for an hour).
+    return f.fake.accounting.log.slice(from).filter((e) => e.route !== "POST /app/installations/{installation_id}/access_tokens");
+  };
+  await idleSweep();
+  const idleSweepLog = await idleSweep();
+
   const perItem = (n: number): number => Number((n / items).toFixed(2));
   const table = (log: readonly RequestLogEntry[], divisor: number): string[] => {
     const by = new Map<string, { n: number; s304: number; create: number }>();
@@ -148,6 +172,8 @@ try {
   for (const line of table(idleAfterGap, 1)) console.log(line);
   console.log("idle tick at once:");
   for (const line of table(idleAtOnce, 1)) console.log(line);
+  console.log("idle timed sweep (installations, repositories, approvals):");
+  for (const line of table(idleSweepLog, 1)) console.log(line);
   console.log(`before it, the intake: ${perItem(intakeCounters.total)} requests per item (${perItem(intakeCounters.contentCreating)} content-creating)`);
 
   const non304 = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.status !== 304).length;
@@ -162,6 +188,8 @@ try {
       idle_tick_requests_total: idleAfterGap.length,
       idle_tick_at_once_requests_non_304: non304(idleAtOnce),
       idle_tick_at_once_requests_total: idleAtOnce.length,
+      idle_sweep_listing_requests_non_304: non304(idleSweepLog),
+      idle_sweep_listing_requests_total: idleSweepLog.length,
       requests_per_item_with_intake: perItem(lifeCounters.total + intakeCounters.total),
       content_creating_per_item_with_intake: perItem(lifeCounters.contentCreating + intakeCounters.contentCreating),
       intake_requests_per_item: perItem(intakeCounters.total),

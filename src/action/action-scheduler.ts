@@ -8,6 +8,14 @@ import { RepoScheduler } from "../app/scheduler/repo-scheduler.js";
 import type { ActionIo } from "./action-io.js";
 import { SnapshotCache } from "../app/snapshot-cache.js";
 
+/** The `copilot-token` input (a user-to-server token) as a client for `assign` to Copilot, when given. */
+function copilotClient(io: ActionIo): { copilot?: Octokit } {
+  const token = io.input("copilot-token").trim();
+  if (token === "") return {};
+  io.setSecret(token);
+  return { copilot: new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" }) };
+}
+
 /**
  * The repository's scheduler as an Action run sees it: an Octokit on the run's API, the
  * configuration from the default branch, journal events in the step log. Fails the step (and
@@ -36,6 +44,7 @@ export async function actionScheduler(io: ActionIo, mode: string, token: string,
     holder,
     clock: systemClock,
     journal: { append: (event) => io.log.info(`${traceLine(event)}  ${JSON.stringify(event)}`) },
+    ...copilotClient(io),
   });
   return { octokit, config: read.config, scheduler, snapshots };
 }

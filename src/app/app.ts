@@ -1,3 +1,4 @@
+import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import { renderDashboard } from "../core/dashboard/render-dashboard.js";
 import { createConfigLoader } from "./config/load-config.js";
@@ -9,10 +10,10 @@ import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import { registerIntake } from "./intake/register-intake.js";
 import { createSerializeByKey } from "./intake/serialize-by-key.js";
+import { createApprovalSweeper } from "./intake/sweep-approvals.js";
 import type { AppOctokit } from "./app-octokit.js";
 import { schedulerDashboardState } from "./dashboard/scheduler-dashboard-state.js";
 import { gateVerdictReader, trustedGateApps } from "./dashboard/gate-check-events.js";
-import type { Octokit } from "@octokit/rest";
 import { registerScheduler } from "./scheduler/register-scheduler.js";
 import { scheduleTicks } from "./scheduler/schedule-ticks.js";
 import type { Clock } from "../core/engine/clock.js";
@@ -38,6 +39,8 @@ export interface BosunAppOptions {
   readonly tickEveryMs?: number;
   /** Run the scheduler (default true); off, the app only takes briefs in (tests of the intake alone). */
   readonly scheduler?: boolean;
+  /** A user-to-server client for `assign` to Copilot, which refuses installation tokens (docs/dispatch.md). */
+  readonly copilot?: Octokit;
 }
 
 /** Bosun's Probot app: a plain function of the app; server, env and CLI wiring live elsewhere. */
@@ -59,10 +62,11 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
   const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
   // The intake's snapshots, known to the scheduler of this process without reading them back.
   const snapshots = new SnapshotCache();
+  const labelBootstrap = createLabelBootstrap();
   registerIntake(app, {
     snapshots,
     config: configLoader,
-    labels: createLabelBootstrap(),
+    labels: labelBootstrap,
     botLogin,
     serialize: createSerializeByKey(),
     // A configuration broken (or fixed) shows on the dashboard at once, not at the next tick.
@@ -79,6 +83,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
     botLogin,
     snapshots,
+    ...(options.copilot === undefined ? {} : { copilot: options.copilot }),
     // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
       const gates = await gateVerdictsOf(octokit as unknown as Octokit, { owner, repo }, repoScheduler.recentEvents);
@@ -86,7 +91,23 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
       await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
     },
   });
-  if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);
+  // The timed sweep also takes in approvals whose webhook was lost or read stale, before the tick.
+  const approvals = createApprovalSweeper();
+  const sweepThenTick = {
+    tickRepo: async (octokit: Parameters<typeof scheduler.tickRepo>[0], owner: string, repo: string, defaultBranch: string): Promise<void> => {
+      const ref = { owner, repo };
+      const appOctokit = octokit as unknown as AppOctokit;
+      try {
+        const loaded = await configLoader.load(appOctokit, ref);
+        const site = { octokit: appOctokit, repo: ref, log: app.log.child({ repo: `${owner}/${repo}`, sweep: "approvals" }), labels: () => labelBootstrap(appOctokit, ref, loaded.config), snapshots };
+        await approvals.sweep(site, await botLogin(), loaded.config);
+      } catch (err) {
+        app.log.error({ err: err instanceof Error ? err.message : String(err), repo: `${owner}/${repo}` }, "bosun: the approval sweep failed; the next sweep retries");
+      }
+      await scheduler.tickRepo(octokit, owner, repo, defaultBranch);
+    },
+  };
+  if (options.tickEveryMs !== undefined) scheduleTicks(app, sweepThenTick, options.tickEveryMs);
 }
 
 /** Memoises a lookup; a failure is forgotten so the next call retries. */

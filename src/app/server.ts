@@ -1,3 +1,4 @@
+import { Octokit } from "@octokit/rest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createNodeMiddleware, createProbot } from "probot";
@@ -35,7 +36,10 @@ export async function startAppServer(env: AppEnv): Promise<AppServer> {
   // Webhooks can be lost and leases run out silently: a timed sweep ticks every repository anyway.
   const tickEvery = parseDuration(env.BOSUN_TICK_EVERY ?? "5m");
   if (tickEvery === undefined || tickEvery <= 0) throw new AppEnvError(`BOSUN_TICK_EVERY must be a duration such as 90s or 5m`);
-  const middleware = await createNodeMiddleware((app) => bosunApp(app, { tickEveryMs: tickEvery * 1000 }), { probot, webhooksPath });
+  // Copilot takes assignments only from a user-to-server token: one is optional, named by variable.
+  const copilotToken = env.BOSUN_COPILOT_TOKEN ?? "";
+  const copilot = copilotToken === "" ? undefined : new Octokit({ auth: copilotToken, ...(baseUrl === undefined || baseUrl === "" ? {} : { baseUrl }) });
+  const middleware = await createNodeMiddleware((app) => bosunApp(app, { tickEveryMs: tickEvery * 1000, ...(copilot === undefined ? {} : { copilot }) }), { probot, webhooksPath });
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url === "/healthz") {
       res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");

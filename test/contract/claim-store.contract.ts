@@ -80,6 +80,26 @@ export function claimStoreContract(name: string, make: () => Promise<ClaimStore>
       expect(await store.reclaimStale(T0 + 1901)).toHaveLength(1);
     });
 
+    it("a land on an expired lease is refused, even before anyone reclaims it, and leaves the claim for the reclaim", async () => {
+      const store = await make();
+      const a = granted(await store.claim("task:x", "a", 1000, T0));
+      expect(await store.release(a, { kind: "settle", outcome: ok }, T0 + 1000)).toMatchObject({ ok: false, reason: "lost" });
+      expect(await store.release(a, { kind: "retry", notBefore: T0 }, T0 + 5000)).toMatchObject({ ok: false });
+      const state = await store.inspect("task:x", T0 + 5000);
+      expect(state.settled).toBeUndefined();
+      expect(await store.reclaimStale(T0 + 5000)).toMatchObject([{ key: "task:x", holder: "a", epoch: 1 }]);
+    });
+
+    it("an expired lease not yet reclaimed is not granted to anyone: the reclaim comes first, and counts the attempt", async () => {
+      const store = await make();
+      granted(await store.claim("task:x", "a", 1000, T0));
+      expect(await store.claim("task:x", "b", LEASE, T0 + 1500)).toMatchObject({ granted: false, reason: "held" });
+      // Not even by its own holder: the lapsed attempt is spent.
+      expect(await store.claim("task:x", "a", LEASE, T0 + 1500)).toMatchObject({ granted: false, reason: "held" });
+      expect(await store.reclaimStale(T0 + 1500)).toHaveLength(1);
+      expect(granted(await store.claim("task:x", "b", LEASE, T0 + 1600)).epoch).toBe(2);
+    });
+
     it("epochs only grow across grants, releases and reclaims", async () => {
       const store = await make();
       let last = 0;

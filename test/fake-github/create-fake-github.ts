@@ -49,7 +49,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions = {}): Promise
   const faults = createFaults(prng);
   const accounting = createAccounting();
   const webhooks = createWebhooks(state, prng);
-  const deps: RequestDeps = { state, matcher: createMatcher(allRoutes), faults, accounting, webhooks, staleWindows: new Map() };
+  const deps: RequestDeps = { state, matcher: createMatcher(allRoutes), faults, accounting, webhooks, staleWindows: new Map(), history: new Map() };
   const server = createServer((req, res) => {
     void handleRequest(deps, req, res);
   });

@@ -97,7 +97,6 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         issues: new Map(),
         labels: new Map(),
         comments: new Map(),
-        issueEvents: [],
         refs: new Map(),
         commits: new Map(),
         trees: new Map([[EMPTY_TREE, new Map()]]),

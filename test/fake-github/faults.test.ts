@@ -78,6 +78,52 @@ describe("faults", () => {
     expect(await status(o().git.getRef({ ...repo, ref: "bosun/claims/9" }))).toBe(200);
   });
 
+  test("lagging reads (lagMs): a GET sees the repository as it was that long ago, writes older than that show", async () => {
+    fake.faults.add({ kind: "stale-read", lagMs: 5000, route: /^GET \/repos\/\{owner\}\/\{repo\}\/issues/ });
+    const issue = fake.addIssue("acme/app", { title: "v0" });
+    await o().issues.update({ ...repo, issue_number: issue.number, title: "v1" });
+    clock.advance(3000);
+    await o().issues.update({ ...repo, issue_number: issue.number, title: "v2" });
+    const title = async () => (await o().issues.get({ ...repo, issue_number: issue.number })).data.title;
+    expect(await title()).toBe("v0");
+    clock.advance(2000); // v1 is now 5 s old: visible; v2 (2 s old) is not
+    expect(await title()).toBe("v1");
+    // A listing lags the same way: the label added 2 s ago is not there yet.
+    await o().issues.addLabels({ ...repo, issue_number: issue.number, labels: ["bosun:ready"] });
+    expect((await o().issues.listForRepo({ ...repo, labels: "bosun:ready" })).data).toEqual([]);
+    clock.advance(5000);
+    expect(await title()).toBe("v2");
+    expect((await o().issues.listForRepo({ ...repo, labels: "bosun:ready" })).data.map((i) => i.number)).toEqual([issue.number]);
+    // Reads of other routes are fresh.
+    expect(fake.accounting.log.filter((e) => e.fault === "stale-read").length).toBe(3);
+  });
+
+  test("a page shift: page 2 starts one record later, so one record is never listed (or, negative, one twice)", async () => {
+    for (let i = 0; i < 5; i++) fake.addIssue("acme/app", { title: `i${i}` });
+    const numbers = async () => {
+      const out: number[] = [];
+      for (let page = 1; page <= 3; page++) out.push(...(await o().issues.listForRepo({ ...repo, per_page: 2, page, sort: "created", direction: "asc" })).data.map((i) => i.number));
+      return out;
+    };
+    const all = await numbers();
+    expect(all).toHaveLength(5);
+    // The list changed once, before page 2: every later page is shifted alike (two fires).
+    const remove = fake.faults.add({ kind: "page-shift", times: 2 });
+    const skipped = await numbers();
+    expect(skipped).toEqual([all[0], all[1], all[3], all[4]]);
+    remove();
+    fake.faults.add({ kind: "page-shift", by: -1, times: 2 });
+    expect(await numbers()).toEqual([all[0], all[1], all[1], all[2], all[3], all[4]]);
+    expect(fake.faults.fired.filter((f) => f.kind === "page-shift")).toHaveLength(4);
+  });
+
+  test("a label write that applies and answers 502: the label is there though the client saw a failure", async () => {
+    const issue = fake.addIssue("acme/app", { title: "x" });
+    fake.faults.add({ kind: "error", status: 502, applied: true, route: /labels$/, times: 1 });
+    await expect(o().issues.addLabels({ ...repo, issue_number: issue.number, labels: ["bosun:done"] })).rejects.toMatchObject({ status: 502 });
+    expect(fake.repo("acme/app").issues.get(issue.number)?.labels).toEqual(["bosun:done"]);
+  });
+
   test("the same seed fires the same faults in the same places", async () => {
     const run = async (seed: number) => {
       const f = await createFakeGitHub({ seed });

@@ -14,8 +14,19 @@ export type FaultEffect =
   | { kind: "secondary-rate-limit"; retryAfter?: number; status?: 403 | 429 }
   /** A 422 whose write may or may not have applied, as GitHub can fail after committing. */
   | { kind: "spurious-422"; applied?: boolean | number; message?: string }
-  /** After a write to a repository, matching GETs see the repository as it was before it, for `ms` (by the fake's clock) or `requests` reads. */
-  | { kind: "stale-read"; ms?: number; requests?: number };
+  /**
+   * After a write to a repository, matching GETs see the repository as it was before it, for `ms`
+   * (by the fake's clock) or `requests` reads. With `lagMs`, a matching GET instead sees the
+   * repository as it was `lagMs` ago by the fake's clock (a read replica that lags), for as long
+   * as the rule lasts: every write of the last `lagMs` is invisible to it.
+   */
+  | { kind: "stale-read"; ms?: number; requests?: number; lagMs?: number }
+  /**
+   * A listing changed between its pages: a matching GET of page 2 or later starts `by` records
+   * further on (as if that many earlier records had left the list since page 1: one is skipped) or,
+   * with a negative `by`, earlier (records were added: one is served twice). Default `by` 1.
+   */
+  | { kind: "page-shift"; by?: number };
 
 export type FaultRule = FaultEffect & {
   /**
@@ -26,6 +37,12 @@ export type FaultRule = FaultEffect & {
   route?: string | RegExp;
   /** Only requests acting as this login. */
   login?: string;
+  /**
+   * Fires only while this says so (asked per request, before the die): how a test aims a fault at
+   * one moment or one replica sharing a login. A lagging rule keeps history while it is armed,
+   * whatever `when` says, so it can serve the past the moment it starts firing.
+   */
+  when?: () => boolean;
   /** Chance each matching request fires the rule (default 1). */
   probability?: number;
   /** Stop after firing this many times (default: never). */
@@ -33,7 +50,7 @@ export type FaultRule = FaultEffect & {
 };
 
 /** The response-shaping part of a decision; latency is separate. */
-export type ResponseFault = Exclude<FaultEffect, { kind: "latency" } | { kind: "stale-read" }> & { willApply: boolean };
+export type ResponseFault = Exclude<FaultEffect, { kind: "latency" } | { kind: "stale-read" } | { kind: "page-shift" }> & { willApply: boolean };
 
 export interface FaultDecision {
   latencyMs: number;
@@ -53,10 +70,17 @@ export interface Faults {
   readonly fired: readonly FiredFault[];
   /** Decides the faults of one request. */
   decide(routeKey: string, login: string | null): FaultDecision;
-  /** The stale-read rule that fires for this GET, if any (consumes one of its `times`). */
-  staleRule(routeKey: string, login: string | null): Extract<FaultEffect, { kind: "stale-read" }> | undefined;
+  /**
+   * The stale-read rule that fires for this GET, if any (consumes one of its `times`). `lagged`:
+   * only rules with `lagMs` (else only rules without); `usable` is asked before the die is rolled.
+   */
+  staleRule(routeKey: string, login: string | null, lagged?: boolean, usable?: (rule: Extract<FaultEffect, { kind: "stale-read" }>) => boolean): Extract<FaultEffect, { kind: "stale-read" }> | undefined;
   /** True while any stale-read rule could still fire: writes then snapshot their repository. */
   staleArmed(): boolean;
+  /** The longest `lagMs` of any stale-read rule that could still fire (0: none): how much history writes keep. */
+  lagArmed(): number;
+  /** How many records a page-shift rule moves this GET's page by (0: none fired; consumes one of its `times`). */
+  pageShift(routeKey: string, login: string | null): number;
 }
 
 const REF_WRITES = /^(POST|PATCH|DELETE) \/repos\/\{owner\}\/\{repo\}\/git\/refs/;
@@ -74,7 +98,8 @@ export function createFaults(prng: Prng): Faults {
     const { rule } = armed;
     if (armed.left <= 0) return false;
     if (rule.login !== undefined && rule.login !== login) return false;
-    const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" ? GETS : undefined);
+    if (rule.when !== undefined && !rule.when()) return false;
+    const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" || rule.kind === "page-shift" ? GETS : undefined);
     if (typeof route === "string" && route !== routeKey) return false;
     if (route instanceof RegExp && !route.test(routeKey)) return false;
     return prng.chance(rule.probability ?? 1);
@@ -103,7 +128,7 @@ export function createFaults(prng: Prng): Faults {
       let response: ResponseFault | undefined;
       for (const armed of rules) {
         const { rule } = armed;
-        if (rule.kind === "stale-read") continue;
+        if (rule.kind === "stale-read" || rule.kind === "page-shift") continue;
         if (rule.kind !== "latency" && response !== undefined) continue;
         if (!applies(armed, routeKey, login)) continue;
         fire(armed, routeKey);
@@ -119,16 +144,28 @@ export function createFaults(prng: Prng): Faults {
       }
       return { latencyMs, response };
     },
-    staleRule(routeKey, login) {
+    staleRule(routeKey, login, lagged = false, usable = () => true) {
       for (const armed of rules) {
-        if (armed.rule.kind !== "stale-read" || !applies(armed, routeKey, login)) continue;
+        const { rule } = armed;
+        if (rule.kind !== "stale-read" || (rule.lagMs !== undefined) !== lagged || !usable(rule) || !applies(armed, routeKey, login)) continue;
         fire(armed, routeKey);
-        return armed.rule;
+        return rule;
       }
       return undefined;
     },
     staleArmed() {
-      return rules.some((r) => r.rule.kind === "stale-read" && r.left > 0);
+      return rules.some((r) => r.rule.kind === "stale-read" && r.rule.lagMs === undefined && r.left > 0);
+    },
+    lagArmed() {
+      return Math.max(0, ...rules.map((r) => (r.rule.kind === "stale-read" && r.left > 0 ? (r.rule.lagMs ?? 0) : 0)));
+    },
+    pageShift(routeKey, login) {
+      for (const armed of rules) {
+        if (armed.rule.kind !== "page-shift" || !applies(armed, routeKey, login)) continue;
+        fire(armed, routeKey);
+        return armed.rule.by ?? 1;
+      }
+      return 0;
     },
   };
 }

@@ -18,6 +18,17 @@ export interface RequestDeps {
   webhooks: Webhooks;
   /** Repository snapshots served to GETs while a stale-read window is open. */
   staleWindows: Map<string, { snapshot: RepoState; openedAt: number; reads: number }>;
+  /**
+   * For lagging reads: per repository, oldest first, the repository as it was just before the first
+   * write at each moment `at` (so the state as of time T is the first entry with `at` > T, or the
+   * current state when there is none). Kept only while a `lagMs` rule is armed, pruned past it.
+   */
+  history: Map<string, Array<{ at: number; snapshot: RepoState }>>;
+}
+
+/** The repository as it was at `target` (by the fake's clock), or undefined when it has not changed since. */
+function versionAt(history: ReadonlyArray<{ at: number; snapshot: RepoState }> | undefined, target: number): RepoState | undefined {
+  return history?.find((h) => h.at > target)?.snapshot;
 }
 
 /** Stands in for `ctx.repo` on routes without `{owner}/{repo}`: touching it is a bug in the route. */
@@ -124,7 +135,13 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
     } else {
       let view = state;
       const window = rkey === undefined ? undefined : deps.staleWindows.get(rkey);
-      if (method === "GET" && window !== undefined && rkey !== undefined) {
+      const history = rkey === undefined ? undefined : deps.history.get(rkey);
+      const lagged = method === "GET" && history !== undefined ? faults.staleRule(key, login, true, (r) => versionAt(history, time - (r.lagMs ?? 0)) !== undefined) : undefined;
+      const lagView = lagged === undefined ? undefined : versionAt(history, time - (lagged.lagMs ?? 0));
+      if (lagView !== undefined && rkey !== undefined) {
+        faultName = "stale-read";
+        view = { ...state, repos: new Map(state.repos).set(rkey, lagView) };
+      } else if (method === "GET" && window !== undefined && rkey !== undefined) {
         const rule = faults.staleRule(key, login);
         const requests = rule?.requests ?? (rule?.ms === undefined ? 1 : Number.POSITIVE_INFINITY);
         if (rule !== undefined && (rule.ms === undefined || time - window.openedAt < rule.ms) && window.reads < requests) {
@@ -138,6 +155,12 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
       const beforeWrite = (target: RepoState): void => {
         const key = repoKey(target.owner, target.name);
         if (faults.staleArmed() && !before.has(key)) before.set(key, structuredClone(target));
+        const lag = faults.lagArmed();
+        if (lag > 0) {
+          const kept = (deps.history.get(key) ?? []).filter((h) => h.at > time - lag);
+          if (kept.at(-1)?.at !== time) kept.push({ at: time, snapshot: structuredClone(target) });
+          deps.history.set(key, kept);
+        }
       };
       if (method !== "GET" && repo !== undefined) beforeWrite(repo);
       const events: EmittedEvent[] = [];
@@ -150,6 +173,7 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
         login: login ?? "",
         repo: repo === undefined ? NO_REPO : view.repos.get(rkey as string) ?? repo,
         accept: req.headers.accept ?? "",
+        pageShift: method === "GET" && Number(url.searchParams.get("page") ?? 1) > 1 ? faults.pageShift(key, login) : 0,
         url,
         emit(e) {
           const eventRepo = e.repo ?? repo;

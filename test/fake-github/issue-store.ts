@@ -47,9 +47,20 @@ export function insertIssue(
     updatedAt: now,
     closedAt: null,
     isPull: input.isPull ?? false,
+    events: [],
   };
+  recordLabelEvents(state, issue, [], issue.labels, input.user);
   repo.issues.set(issue.number, issue);
   return issue;
+}
+
+/** Records the label events between two label sets, as GitHub's issue events list shows them. */
+export function recordLabelEvents(state: FakeState, issue: IssueRecord, before: readonly string[], after: readonly string[], actor: string): void {
+  const had = new Set(before.map((l) => l.toLowerCase()));
+  const has = new Set(after.map((l) => l.toLowerCase()));
+  const at = state.clock.now();
+  for (const label of after) if (!had.has(label.toLowerCase())) issue.events.push({ id: nextId(state), event: "labeled", label, actor, createdAt: at });
+  for (const label of before) if (!has.has(label.toLowerCase())) issue.events.push({ id: nextId(state), event: "unlabeled", label, actor, createdAt: at });
 }
 
 /** Webhook payload part for an issue-like: `{issue}` or, for a pull request, `{number, pull_request}`. */

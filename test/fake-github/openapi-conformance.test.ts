@@ -45,6 +45,9 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["P1"] });
     await o.issues.setLabels({ ...repo, issue_number: issue.number, labels: ["P1", "bosun:queued"] });
     await o.issues.removeLabel({ ...repo, issue_number: issue.number, name: "P1" });
+    // Who added and removed which label: created with bosun:ready, P1 added, set, removed.
+    const { data: events } = await o.issues.listEvents({ ...repo, issue_number: issue.number });
+    expect(events.map((e) => `${e.event} ${"label" in e ? e.label?.name : ""} by ${e.actor?.login}`)).toEqual(["labeled bosun:ready by mona", "labeled P1 by mona", "labeled bosun:queued by mona", "unlabeled bosun:ready by mona", "unlabeled P1 by mona"]);
     await o.issues.listLabelsOnIssue({ ...repo, issue_number: issue.number });
     await o.issues.listEvents({ ...repo, issue_number: issue.number });
     await o.issues.createLabel({ ...repo, name: "pool/default", color: "123456", description: "pool" });
@@ -94,6 +97,12 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.actions.createWorkflowDispatch({ ...repo, workflow_id: workflowId, ref: "main", inputs: { item: "42" } });
     const dispatched = await o.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { ...repo, workflow_id: workflowId, ref: "main", return_run_details: true });
     const runId = (dispatched.data as unknown as { workflow_run_id: number }).workflow_run_id;
+    const second = await o.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { ...repo, workflow_id: workflowId, ref: "main", return_run_details: true });
+    const secondId = (second.data as unknown as { workflow_run_id: number }).workflow_run_id;
+    expect((await o.actions.cancelWorkflowRun({ ...repo, run_id: secondId })).status).toBe(202);
+    expect(fake.repo("acme/app").workflowRuns.get(secondId)).toMatchObject({ status: "completed", conclusion: "cancelled" });
+    // A completed run cannot be cancelled: 409, GitHub's conflict shape.
+    await expect(o.actions.cancelWorkflowRun({ ...repo, run_id: secondId })).rejects.toMatchObject({ status: 409 });
     fake.completeWorkflowRun("acme/app", runId, "success");
     await o.actions.getWorkflowRun({ ...repo, run_id: runId });
     await o.actions.listWorkflowRunsForRepo(repo);

@@ -16,7 +16,9 @@ export function paginate<T>(ctx: RouteContext, items: readonly T[], options: Pag
   const perPage = clamp(Number(ctx.query.get("per_page") ?? 30), 1, 100, 30);
   const page = clamp(Number(ctx.query.get("page") ?? 1), 1, Number.MAX_SAFE_INTEGER, 1);
   const last = Math.max(1, Math.ceil(capped.length / perPage));
-  const records = capped.slice((page - 1) * perPage, page * perPage);
+  // A page-shift fault: the list changed since page 1, so this page starts elsewhere.
+  const start = Math.max(0, (page - 1) * perPage + (page > 1 ? (ctx.pageShift ?? 0) : 0));
+  const records = capped.slice(start, start + perPage);
   const slice: unknown[] = options.map === undefined ? records : records.map(options.map);
   const link = (n: number, rel: string): string => {
     const url = new URL(ctx.url.href);

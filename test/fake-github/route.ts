@@ -30,6 +30,8 @@ export interface RouteContext {
   repo: RepoState;
   /** The `Accept` header (media types such as `application/vnd.github.raw`). */
   accept: string;
+  /** Records a page-shift fault moves this page by (0 or absent: none); see `paginate`. */
+  pageShift?: number;
   /** The request's own URL (path and query), for pagination links. */
   url: URL;
   emit(event: Omit<EmittedEvent, "repo" | "sender"> & { repo?: RepoState; sender?: string }): void;

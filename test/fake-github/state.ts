@@ -51,6 +51,16 @@ export interface IssueRecord {
   closedAt: number | null;
   /** Set when the issue is the conversation of a pull request. */
   isPull: boolean;
+  /** Label events, oldest first (`GET .../issues/{n}/events`): who added or removed which label, when. */
+  events: IssueEventRecord[];
+}
+
+export interface IssueEventRecord {
+  id: number;
+  event: "labeled" | "unlabeled";
+  label: string;
+  actor: string;
+  createdAt: number;
 }
 
 export interface CommentRecord {
@@ -60,16 +70,6 @@ export interface CommentRecord {
   user: string;
   createdAt: number;
   updatedAt: number;
-}
-
-/** An entry of an issue's event list (`GET …/issues/{n}/events`): who labelled or unlabelled it, when. */
-export interface IssueEventRecord {
-  id: number;
-  issueNumber: number;
-  event: "labeled" | "unlabeled";
-  actor: string;
-  label: { name: string; color: string };
-  createdAt: number;
 }
 
 export interface CommitRecord {
@@ -217,8 +217,6 @@ export interface RepoState {
   issues: Map<number, IssueRecord>;
   labels: Map<string, LabelRecord>;
   comments: Map<number, CommentRecord>;
-  /** Label events on issues and pull requests, oldest first (written by the label routes over HTTP). */
-  issueEvents: IssueEventRecord[];
   /** Full ref name (`refs/heads/main`, `refs/bosun/claims/42`) → commit sha. */
   refs: Map<string, string>;
   commits: Map<string, CommitRecord>;

@@ -1,6 +1,6 @@
 /** GitHub's JSON shapes for labels, issues and comments. */
 import { isoTime } from "./clock.js";
-import type { CommentRecord, FakeState, IssueEventRecord, IssueRecord, LabelRecord, RepoState } from "./state.js";
+import type { CommentRecord, FakeState, IssueRecord, LabelRecord, RepoState } from "./state.js";
 import { nodeId, repoHtmlUrl, repoUrl, userJson } from "./to-json-user-repo.js";
 
 export function labelJson(state: FakeState, repo: RepoState, label: LabelRecord): Record<string, unknown> {
@@ -84,18 +84,3 @@ export function commentJson(state: FakeState, repo: RepoState, comment: CommentR
   };
 }
 
-/** A `labeled-issue-event` / `unlabeled-issue-event` as `GET …/issues/{n}/events` lists it. */
-export function issueEventJson(state: FakeState, repo: RepoState, e: IssueEventRecord): Record<string, unknown> {
-  return {
-    id: e.id,
-    node_id: nodeId("LabeledEvent", e.id),
-    url: `${repoUrl(state, repo)}/issues/events/${e.id}`,
-    actor: userJson(state, e.actor),
-    event: e.event,
-    commit_id: null,
-    commit_url: null,
-    created_at: isoTime(e.createdAt),
-    performed_via_github_app: null,
-    label: { name: e.label.name, color: e.label.color },
-  };
-}

@@ -1,4 +1,5 @@
 // Runs the `bosun` command from source, as a real process: `node --import tsx test/support/bosun-cli.ts ...`.
-import { main } from "../../src/cli/main.js";
+// The same entry as bin/bosun.js, so closed pipes and exit statuses behave as they do installed.
+import { runCliProcess } from "../../src/cli/run-cli-process.js";
 
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() });
+await runCliProcess(process.argv.slice(2));

@@ -4,6 +4,7 @@ import { intakeEventOf } from "../intake-event.js";
 import type { AppOctokit } from "../../app/app-octokit.js";
 import { createLabelBootstrap } from "../../app/intake/ensure-labels.js";
 import { runIntake } from "../../app/intake/run-intake.js";
+import { createApprovalSweeper } from "../../app/intake/sweep-approvals.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { tokenInput } from "../action-inputs.js";
 
@@ -43,6 +44,14 @@ const schedule: ActionMode = {
         const outcome = await scheduler.landByCommand(ctx.config, comment.issue.number, comment.comment.body, () => hasWriteAccess(octokit, owner, repo, author));
         io.log.info(`bosun land: ${outcome}`);
       }
+    }
+    if (io.event.name === "schedule" || io.event.name === "workflow_dispatch") {
+      // The cron run also takes in approvals whose `issues` run never came (or read a stale issue).
+      const appOctokit = octokit as unknown as AppOctokit;
+      const log = { info: (obj: object, msg: string) => io.log.info(`${msg} ${JSON.stringify(obj)}`), debug: (obj: object, msg: string) => io.log.debug(`${msg} ${JSON.stringify(obj)}`) };
+      const botLogin = io.input("bot-login").trim() || "bosun[bot]";
+      const swept = await createApprovalSweeper().sweep({ octokit: appOctokit, repo: { owner, repo }, log, labels: () => createLabelBootstrap()(appOctokit, { owner, repo }, ctx.config), snapshots: ctx.snapshots }, botLogin, ctx.config);
+      if (swept.approvals.length > 0) io.log.info(`bosun schedule: swept in approvals ${swept.approvals.map((n) => `#${n}`).join(" ")}`);
     }
     const report = await scheduler.tick(ctx.config);
     io.setOutput("idle", String(report.idle));

@@ -12,8 +12,6 @@ export interface ClaimBatch {
   readonly writes: Map<string, { readonly from: string | undefined; readonly record: ClaimRecord; readonly grant: boolean }>;
   /** Whether the batch grants anything: then it also moves the generation ref (pool bounds). */
   granting: boolean;
-  /** Refs of long-settled items to delete with the batch (ref → the head it must still be at). */
-  readonly deletes: Map<string, string>;
 }
 
 export type BatchResult =

@@ -15,6 +15,10 @@ export interface ClaimRecord {
   readonly pool?: string;
   /** The snapshot hash of the brief this grant dispatched: the gate holds the pull request to it. */
   readonly briefHash?: string;
+  /** The id of the snapshot comment this grant dispatched: only a newer snapshot re-approves a settled item. */
+  readonly snapshotId?: number;
+  /** When this epoch was granted (the granting writer's clock): a run named for the epoch must be created after it. */
+  readonly grantedAt?: number;
 }
 
 /** A claim commit read back: one record (a single-item write) or one per ref (a batch). */

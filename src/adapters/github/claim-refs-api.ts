@@ -5,10 +5,6 @@ import { statusOf } from "./status-of.js";
 export interface ClaimRefsApi {
   /** The ref's commit, or undefined when it does not exist. Reads fresh, never from a cache. */
   getRef(ref: string): Promise<string | undefined>;
-  /** Creates the ref: `created`, `exists` (422 Reference already exists), or `unknown` (any other failure: read back). */
-  createRef(ref: string, sha: string): Promise<"created" | "exists" | "unknown">;
-  /** Fast-forward-only update: `updated`, or `unknown` (a 422 may be "not a fast forward" or something else: read back). */
-  updateRef(ref: string, sha: string): Promise<"updated" | "unknown">;
   createCommit(message: string, parents: readonly string[]): Promise<string>;
   getCommitMessage(sha: string): Promise<string>;
   /**
@@ -51,11 +47,15 @@ interface RefsPage {
   } | null;
 }
 
+/** The schema preview GitHub lists `updateRefs` under. */
+export const UPDATE_REFS_PREVIEW = "application/vnd.github.update-refs-preview+json";
+
 const UPDATE_REFS = `mutation ($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }`;
 
 /** The ClaimRefsApi over Octokit, for one repository. */
 export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string): ClaimRefsApi {
-  let listEtag: string | undefined;
+  /** One validator per prefix listed (claims, epoch floors): a 304 means "as last listed" for that prefix only. */
+  const listEtags = new Map<string, string>();
   let repositoryId: string | undefined;
   return {
     async getRef(ref) {
@@ -68,29 +68,12 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
         throw err;
       }
     },
-    async createRef(ref, sha) {
-      try {
-        await octokit.rest.git.createRef({ owner, repo, ref, sha });
-        return "created";
-      } catch (err) {
-        const message = err instanceof Error ? err.message : "";
-        if (statusOf(err) === 422 && /already exists/i.test(message)) return "exists";
-        return "unknown";
-      }
-    },
-    async updateRef(ref, sha) {
-      try {
-        await octokit.rest.git.updateRef({ owner, repo, ref: ref.replace(/^refs\//, ""), sha, force: false });
-        return "updated";
-      } catch {
-        return "unknown";
-      }
-    },
     async updateRefs(updates) {
       // The repository's node id never changes: one read per process.
       repositoryId ??= (await octokit.rest.repos.get({ owner, repo })).data.node_id;
       try {
-        await octokit.graphql(UPDATE_REFS, { input: { repositoryId, refUpdates: updates.map((u) => ({ name: u.ref, beforeOid: u.from ?? NO_OBJECT, afterOid: u.to ?? NO_OBJECT, force: false })) } });
+        // GitHub lists `updateRefs` under its schema previews: the preview media type is sent with it.
+        await octokit.graphql(UPDATE_REFS, { input: { repositoryId, refUpdates: updates.map((u) => ({ name: u.ref, beforeOid: u.from ?? NO_OBJECT, afterOid: u.to ?? NO_OBJECT, force: false })) }, headers: { accept: UPDATE_REFS_PREVIEW } });
         return "applied";
       } catch (err) {
         return { unknown: err instanceof Error ? err.message : String(err) };
@@ -120,8 +103,9 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
     },
     async listRefs(prefix) {
       try {
+        const listEtag = listEtags.get(prefix);
         const response = await octokit.rest.git.listMatchingRefs({ owner, repo, ref: prefix.replace(/^refs\//, ""), ...(listEtag === undefined ? {} : { headers: { "if-none-match": listEtag } }) });
-        listEtag = response.headers.etag;
+        if (response.headers.etag !== undefined) listEtags.set(prefix, response.headers.etag);
         return response.data.map((r) => ({ ref: r.ref, sha: r.object.sha }));
       } catch (err) {
         if (statusOf(err) === 304) return undefined;

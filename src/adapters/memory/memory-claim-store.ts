@@ -31,6 +31,8 @@ export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
       if (live.holder === holder) return { granted: true, token: mintClaimToken(live) };
       return { granted: false, reason: "held", detail: `held by ${live.holder} (epoch ${live.epoch})` };
     }
+    // One rule on every store: an expired lease is reclaimed (counting the attempt) before anyone is granted.
+    if (live !== undefined) return { granted: false, reason: "held", detail: `held by ${live.holder} (epoch ${live.epoch}) until the expired lease is reclaimed` };
     if (entry.notBefore !== undefined && entry.notBefore > now) {
       return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(entry.notBefore).toISOString()}` };
     }
@@ -52,6 +54,8 @@ export class MemoryClaimStore implements ClaimStore, ClaimKeyIndex {
     const fenced = this.fence(token);
     if (!fenced.ok) return fenced;
     const entry = this.entries.get(token.key) as Entry;
+    // A lease that ran out may be reclaimed this instant: a land on it cannot be trusted (as on every store).
+    if ((entry.live as ClaimView).expiresAt <= now) return { ok: false, reason: "lost", detail: `lease of epoch ${token.epoch} ran out before the land` };
     delete entry.live;
     if (mode.kind === "settle") {
       entry.settled = mode.outcome;

@@ -19,6 +19,8 @@ export interface IntakeReader {
   canWrite(login: string): Promise<boolean>;
   issue(number: number): Promise<IssueRead>;
   comments(number: number): Promise<readonly IntakeComment[]>;
+  /** The latest `labeled`/`unlabeled` event for this label on the issue (GitHub's issue events), if any. */
+  lastLabelEvent(number: number, label: string): Promise<{ event: "labeled" | "unlabeled"; actor: string | undefined } | undefined>;
 }
 
 /** What the intake writes to GitHub. */
@@ -48,6 +50,12 @@ export function octokitIntakeGitHub(octokit: AppOctokit, repo: RepoRef): IntakeR
     async comments(number) {
       const all = await octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
       return all.map((c) => ({ id: c.id, author: c.user?.login ?? "ghost", authorIsBot: c.user?.type === "Bot", body: c.body ?? "" }));
+    },
+    async lastLabelEvent(number, label) {
+      const events = await octokit.paginate(octokit.rest.issues.listEvents, { ...repo, issue_number: number, per_page: 100 });
+      const want = label.toLowerCase();
+      const last = events.filter((e) => (e.event === "labeled" || e.event === "unlabeled") && "label" in e && e.label?.name?.toLowerCase() === want).at(-1);
+      return last === undefined ? undefined : { event: last.event as "labeled" | "unlabeled", actor: last.actor?.login ?? undefined };
     },
     async comment(number, body) {
       return (await octokit.rest.issues.createComment({ ...repo, issue_number: number, body })).data.id;

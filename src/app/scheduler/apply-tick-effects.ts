@@ -5,6 +5,8 @@ import type { Disposition } from "../../core/stop/stop.js";
 import { dispatchItem } from "./dispatch-item.js";
 import { afterLanding, landItem, type Landing } from "./land-item.js";
 import type { Candidate, InFlightView, TickDeps } from "./reconcile-tick.js";
+import { stepOptionsOf } from "./step-options-of.js";
+import { decideGrant } from "../../core/engine/decide-step.js";
 import type { QueueIssue } from "./scheduler-github.js";
 
 /** What a tick decided and wrote in its batch, for the effects that follow it. */
@@ -47,9 +49,19 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
     landed.push({ issue: l.n, disposition: l.landing.disposition, summary: l.landing.summary });
   }
   const dispatched: number[] = [];
+  const rules = stepOptionsOf(config);
   for (const { c, pool, poolName } of granting) {
     const token = granted.get(c.brief.claim_key);
     if (token === undefined) continue;
+    const next = decideGrant(String(c.issue.number), token.epoch, rules);
+    if (next.kind === "settle-to-human") {
+      // Granted past its attempts: never dispatched, it goes to a human.
+      await attempt(`#${c.issue.number} settle past its attempts`, async () => {
+        const result = await landItem(deps, c.issue.number, c.issue, token, next.landing.stop);
+        if (result !== undefined) landed.push({ issue: c.issue.number, ...result });
+      });
+      continue;
+    }
     try {
       await dispatchItem(deps, c, token, pool.dispatch, pool.tier);
     } catch (err) {

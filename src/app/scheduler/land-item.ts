@@ -3,17 +3,13 @@ import type { RunResult } from "../../core/engine/engine-loop.js";
 import type { Evidence } from "../../core/journal/journal-event.js";
 import type { RunCost } from "../../core/journal/run-cost.js";
 import type { Disposition, Stop } from "../../core/stop/stop.js";
-import { describeStop } from "../../core/stop/stop.js";
-import { dispositionFor } from "../../core/stop/disposition-for.js";
-import { exponentialBackoff } from "../../core/engine/engine-options.js";
+import { landingFor } from "../../core/engine/decide-step.js";
 import { journalEmitter } from "../../core/journal/journal-emitter.js";
 import { landEvent } from "../../core/journal/land-event.js";
 import { renderLanding } from "./render-landing.js";
 import type { TickDeps } from "./reconcile-tick.js";
+import { stepOptionsOf } from "./step-options-of.js";
 import type { QueueIssue } from "./scheduler-github.js";
-
-/** Delay before a retried item may be claimed again: 2 s, doubling per attempt, at most 5 minutes. */
-const RETRY_BACKOFF = exponentialBackoff(2000, 300_000);
 
 /** What landing a stop means for the claim: its disposition, a summary, and how the claim ends. */
 export interface Landing {
@@ -26,12 +22,9 @@ export interface Landing {
   readonly cost?: RunCost;
 }
 
-/** Decides a landing at the token's attempt (the epoch counts attempts). */
+/** Decides a landing at the token's attempt (the epoch counts attempts), by the one step's rule and backoff. */
 export function landingOf(deps: Pick<TickDeps, "config">, token: ClaimToken, stop: Stop, now: number, evidence?: Evidence): Landing {
-  const { disposition, note } = dispositionFor(stop, token.epoch, deps.config.attempts);
-  const summary = note === undefined ? describeStop(stop) : `${describeStop(stop)} (${note})`;
-  const mode: ReleaseMode = disposition === "retry" ? { kind: "retry", notBefore: now + RETRY_BACKOFF(token.epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
-  return { stop, disposition, summary, mode, ...(evidence === undefined ? {} : { evidence }) };
+  return landingFor(stop, token.epoch, now, stepOptionsOf(deps.config), evidence);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { isItemBranch } from "../../core/agents/item-branch.js";
 import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapshot.js";
+import { runTitle } from "../../core/scheduler/stop-from-run.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { SnapshotCache, type SnapshotRead } from "../snapshot-cache.js";
@@ -26,6 +27,17 @@ export interface OctokitSchedulerOptions {
    * and a stale one only delays a landing or lets the claim's compare-and-swap decide.
    */
   readonly evidenceMaxAgeMs?: number;
+  /** A user-to-server client (a PAT or an App user token) for `assign` to Copilot, which refuses installation tokens. */
+  readonly copilot?: Octokit;
+}
+
+/** Copilot's coding agent as an assignee: `Copilot` (as the web shows it) or its login `copilot-swe-agent`. */
+const COPILOT = /^(copilot|copilot-swe-agent)(\[bot\])?$/i;
+const COPILOT_LOGIN = "copilot-swe-agent";
+
+/** The one error for an `assign` to Copilot that cannot happen, naming the token it needs. */
+function copilotTokenNeeded(issue: number, why: string): string {
+  return `assigning #${issue} to Copilot needs a user-to-server token (a personal access token, or a GitHub App user token, of a user with a Copilot seat and write access): an installation token is refused. ${why}: set BOSUN_COPILOT_TOKEN for the app, or the copilot-token input for the Action (docs/dispatch.md)`;
 }
 
 /** A branch named for an issue: `bosun/12`, `bosun/12-x`, GitHub's "Create a branch" `12-title`, `copilot/fix-12`. */
@@ -64,12 +76,21 @@ interface IssuesPage {
   } | null;
 }
 
-/** The newest snapshot comment by the bot among `comments` (oldest first): the approved one; anyone else's marker proves nothing. */
-function snapshotOf(issue: number, comments: ReadonlyArray<{ id: number; login: string; body: string }>, botLogin: string): SnapshotRead {
-  const mine = comments.filter((c) => c.login === botLogin && isSnapshotComment(c.body)).at(-1);
-  if (mine === undefined) return { ok: false, reason: `issue #${issue} has no snapshot comment by ${botLogin}` };
+/**
+ * The newest snapshot comment by the bot among `comments` (oldest first): the approved one; anyone
+ * else's marker proves nothing. Replicas that took in one approval at once each post the same
+ * snapshot: of a run of identical latest snapshots the oldest wins (every replica picks the same
+ * one) and the others are `extras`, to delete — one snapshot per approval.
+ */
+function snapshotOf(issue: number, comments: ReadonlyArray<{ id: number; login: string; body: string }>, botLogin: string): SnapshotRead & { extras: number[] } {
+  const all = comments.filter((c) => c.login === botLogin && isSnapshotComment(c.body));
+  let first = all.length - 1;
+  while (first > 0 && all[first - 1]?.body === all[first]?.body) first--;
+  const mine = all[first];
+  if (mine === undefined) return { ok: false, reason: `issue #${issue} has no snapshot comment by ${botLogin}`, extras: [] };
+  const extras = all.slice(first + 1).map((c) => c.id);
   const parsed = parseSnapshotComment(mine.body, `issue #${issue}`);
-  return parsed.ok ? { ok: true, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body } : { ok: false, reason: parsed.reason };
+  return parsed.ok ? { ok: true, snapshot: parsed.snapshot, commentId: mine.id, body: mine.body, extras } : { ok: false, reason: parsed.reason, extras };
 }
 
 /** The issue a branch name is for, if any. */
@@ -114,6 +135,35 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     }
   }
 
+  /** The run a dispatch of this item and epoch started, by its run name (newest runs, read fresh, three tries). */
+  async function findDispatchedRun(workflow: string, item: string, epoch: number): Promise<{ id: number; url: string } | undefined> {
+    const title = runTitle(item, epoch);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const { data } = await octokit.rest.actions.listWorkflowRuns({ owner, repo, workflow_id: workflow, event: "workflow_dispatch", per_page: 30, headers: { "cache-control": "no-cache" } });
+        const run = data.workflow_runs.find((r) => r.display_title === title);
+        if (run !== undefined) return { id: run.id, url: run.html_url };
+      } catch {
+        // A failed read is one more reason to look again, not an answer.
+      }
+    }
+    return undefined;
+  }
+
+  /** Deletes duplicate snapshots (best effort: one left behind is deleted by the next read); answers how many are left. */
+  async function deleteExtras(ids: readonly number[]): Promise<number> {
+    let left = 0;
+    for (const id of ids) {
+      try {
+        await octokit.rest.issues.deleteComment({ owner, repo, comment_id: id });
+      } catch (err) {
+        // Gone already: another replica deleted it first.
+        if (statusOf(err) !== 404) left++;
+      }
+    }
+    return left;
+  }
+
   return {
     async listQueued(label) {
       const byNumber = new Map<number, QueueIssue>();
@@ -139,8 +189,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
       if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
-      const result = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
-      snapshots.set(repoName, issue.number, issue.comments, result);
+      const { extras, ...result } = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
+      const left = await deleteExtras(extras);
+      snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
       return result;
     },
 
@@ -156,10 +207,11 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         for (const node of found?.nodes ?? []) {
           if (node === null || !missing.has(node.number)) continue;
           const comments = (node.comments.nodes ?? []).flatMap((c) => (c === null ? [] : [{ id: c.databaseId, login: c.author === null ? "" : c.author.__typename === "Bot" ? `${c.author.login}[bot]` : c.author.login, body: c.body }]));
-          const result = snapshotOf(node.number, comments, options.botLogin);
+          const { extras, ...result } = snapshotOf(node.number, comments, options.botLogin);
           // Older comments were not fetched: without a snapshot among the newest, the full read decides.
           if (!result.ok && node.comments.totalCount > comments.length) continue;
-          snapshots.set(repoName, node.number, node.comments.totalCount, result);
+          const left = await deleteExtras(extras);
+          snapshots.set(repoName, node.number, node.comments.totalCount - (extras.length - left), result);
           missing.delete(node.number);
         }
         if (found?.pageInfo.hasNextPage !== true) break;
@@ -194,7 +246,7 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       const out: WorkflowRunView[] = [];
       for (let page = 1; page <= 10; page++) {
         const data = await conditional(`runs:${page}`, (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, page, headers }));
-        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url });
+        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url, createdAt: Date.parse(r.created_at) });
         if (data.workflow_runs.length < 100 || enough === undefined || enough(out)) break;
       }
       return out;
@@ -272,22 +324,46 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     async dispatch(issue, dispatch, inputs) {
       switch (dispatch.kind) {
         case "workflow": {
-          const { data, status: code } = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
-            owner,
-            repo,
-            workflow_id: dispatch.workflow,
-            ref: dispatch.ref ?? options.defaultBranch,
-            inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
-            return_run_details: true,
-          });
+          let answer;
+          try {
+            answer = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
+              owner,
+              repo,
+              workflow_id: dispatch.workflow,
+              ref: dispatch.ref ?? options.defaultBranch,
+              inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
+              return_run_details: true,
+            });
+          } catch (err) {
+            // A 5xx (or a dropped connection) may come after GitHub started the run: dispatching
+            // again would put a second worker on the item. Its run name names this item and
+            // epoch exactly, so look for it before calling the dispatch failed.
+            const code = statusOf(err);
+            if (code !== undefined && code < 500) throw err;
+            const started = await findDispatchedRun(dispatch.workflow, inputs.item, inputs.epoch);
+            if (started === undefined) throw err;
+            runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
+            return { runId: started.id, url: started.url };
+          }
+          const { data, status: code } = answer;
           const details = code === 200 ? (data as unknown as { workflow_run_id?: number; html_url?: string }) : {};
           // Kept so this process lands the run by its id; other replicas match it by its run name.
           if (details.workflow_run_id !== undefined) runIds.set(`${inputs.item}:${inputs.epoch}`, details.workflow_run_id);
           return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
         }
-        case "assign":
-          await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+        case "assign": {
+          if (!COPILOT.test(dispatch.assignee)) {
+            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+            return {};
+          }
+          // Copilot takes an issue only from a user-to-server token; an installation token's
+          // assignment is dropped without an error. So: the configured user token, and the answer
+          // checked, or a failure that names the token — never a dispatch nobody received.
+          if (options.copilot === undefined) throw new Error(copilotTokenNeeded(issue, "no user token is configured"));
+          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] });
+          if (!(data.assignees ?? []).some((a) => COPILOT.test(a?.login ?? ""))) throw new Error(copilotTokenNeeded(issue, "GitHub did not assign Copilot with the configured token"));
           return {};
+        }
         case "label":
           await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
           return {};

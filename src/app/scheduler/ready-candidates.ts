@@ -1,4 +1,5 @@
 import type { BosunConfig } from "../../core/config/bosun-config.js";
+import { blockerVerdict, type BlockerStatus } from "../../core/engine/blocker-rule.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import type { Candidate } from "./reconcile-tick.js";
@@ -22,7 +23,8 @@ export async function readyCandidates(input: {
   readonly config: BosunConfig;
   /** Issues whose claim is live, with their brief ids. */
   readonly live: ReadonlyMap<number, string | undefined>;
-  readonly settled: ReadonlySet<number>;
+  /** Issues whose claim settled, with whether they landed ok. */
+  readonly settled: ReadonlyMap<number, { readonly ok: boolean }>;
   /** Whether an issue outside the queue is open (asked only for `#n` blockers). */
   readonly isOpen: (issue: number) => Promise<boolean>;
 }): Promise<QueueView> {
@@ -60,18 +62,22 @@ export async function readyCandidates(input: {
   const unblocks = new Map<string, number>();
   for (const c of candidates) for (const b of c.brief.blocked_by) unblocks.set(b, (unblocks.get(b) ?? 0) + 1);
   const ready: Candidate[] = [];
+  // What GitHub shows of a blocker, for the one blocker rule: a brief id still queued or in flight
+  // is pending (one no longer queued has landed, as far as the queue can tell); `#n` settled says
+  // how it landed; `#n` queued or open is pending; closed is done.
+  const statusOf = async (b: string): Promise<BlockerStatus> => {
+    if (!b.startsWith("#")) return pendingIds.has(b) ? "pending" : "landed-ok";
+    const n = Number(b.slice(1));
+    const outcome = input.settled.get(n);
+    if (outcome !== undefined) return outcome.ok ? "landed-ok" : "not-ok";
+    return queued.has(n) || (await input.isOpen(n)) ? "pending" : "landed-ok";
+  };
   for (const c of candidates) {
-    const waiting: string[] = [];
-    for (const b of c.brief.blocked_by) {
-      if (!b.startsWith("#")) {
-        if (pendingIds.has(b)) waiting.push(b);
-        continue;
-      }
-      const n = Number(b.slice(1));
-      if (input.settled.has(n)) continue;
-      if (queued.has(n) || (await input.isOpen(n))) waiting.push(b);
-    }
-    if (waiting.length > 0) skipped.push({ issue: c.issue.number, title: c.issue.title, reason: `blocked by ${waiting.join(", ")}` });
+    const blockers: Array<{ name: string; status: BlockerStatus }> = [];
+    for (const b of c.brief.blocked_by) blockers.push({ name: b, status: await statusOf(b) });
+    const verdict = blockerVerdict(blockers);
+    if (verdict.kind === "waiting") skipped.push({ issue: c.issue.number, title: c.issue.title, reason: `blocked by ${verdict.on.join(", ")}` });
+    else if (verdict.kind === "blocked") skipped.push({ issue: c.issue.number, title: c.issue.title, reason: `blocked: ${verdict.by.join(", ")} did not land ok` });
     else ready.push({ ...c, item: { ...c.item, unblocks: unblocks.get(c.brief.id) ?? unblocks.get(`#${c.issue.number}`) ?? 0 } });
   }
   return { ready, skipped };

@@ -8,14 +8,15 @@ import type { Journal } from "../../core/journal/journal-event.js";
 import { journalEmitter } from "../../core/journal/journal-emitter.js";
 import type { QueueItem } from "../../core/queue/queue-item.js";
 import { policies } from "../../core/queue/queue-policy.js";
-import type { Disposition, Stop } from "../../core/stop/stop.js";
+import type { Disposition } from "../../core/stop/stop.js";
 import type { Landing } from "./land-item.js";
-import { stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
+import type { ClaimRecord } from "../../adapters/github/claim-record.js";
+import { decideStep, type HeldClaim, type WorkerState } from "../../core/engine/decide-step.js";
+import { stepOptionsOf } from "./step-options-of.js";
 import { applyTickEffects } from "./apply-tick-effects.js";
-import { runOf, stillRunning } from "./run-of.js";
+import { runOf, workerOf } from "./run-of.js";
 import { readyCandidates } from "./ready-candidates.js";
-import { landingOf } from "./land-item.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
 export interface TickDeps {
@@ -59,6 +60,8 @@ export interface TickReport {
   readonly dispatched: readonly number[];
   readonly landed: ReadonlyArray<{ issue: number; disposition: Disposition; summary: string }>;
   readonly reclaimed: readonly number[];
+  /** Lapsed leases renewed because their worker still visibly ran (never reclaimed, never dispatched again). */
+  readonly revived: readonly number[];
   readonly inFlight: readonly InFlightView[];
   readonly queue: ReadonlyArray<{ pool: string; items: ReadonlyArray<{ issue: number; title: string; band: number; reason: string }> }>;
   readonly skipped: ReadonlyArray<{ issue: number; title: string; reason: string }>;
@@ -108,7 +111,7 @@ async function tickOnce(deps: TickDeps): Promise<TickReport> {
   // Races lost every time: others are busy writing. A write that failed with nobody in the way
   // (no permission, no updateRefs on this server) must be heard, not reported as busy forever.
   if (failed !== undefined && !failed.conflict) throw new Error(`the tick could not write its claims: ${failed.detail}`);
-  return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], inFlight: [], queue: [], skipped: [] };
+  return { busy: true, idle: false, dispatched: [], landed: [], reclaimed: [], revived: [], inFlight: [], queue: [], skipped: [] };
 }
 
 /** The tick's batch was not written: nothing happened, decide again from a fresh read. */
@@ -119,6 +122,15 @@ class Lost {
   ) {}
 }
 
+/** A held claim as the tick read it, with what it needs to act on the step's decision. */
+interface HeldRef {
+  readonly n: number;
+  readonly ref: string;
+  readonly record: ClaimRecord;
+  issue: QueueIssue | undefined;
+  readonly claim: HeldClaim;
+}
+
 async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const { github, store, config, clock } = deps;
   const labels = config.labels;
@@ -126,51 +138,66 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const leaseMs = config.lease * 1000;
   const emit = journalEmitter(deps.journal, clock);
   const now = clock.now();
+  const rules = stepOptionsOf(config);
 
   const issues = await github.listQueued(labels.queued);
   const byNumber = new Map(issues.map((i) => [i.number, i]));
   // Only a shortcut: if it fails, each snapshot is read on its own when needed.
   await github.prefetchSnapshots(issues, labels.queued).catch(() => undefined);
   const claims = await store.listClaims();
+  /** The pool a claim counts against: the one recorded at grant (a claim from before pools were recorded: its issue's). */
+  const poolOfClaim = async (record: ClaimRecord, issue: QueueIssue | undefined): Promise<string> => {
+    if (record.pool !== undefined) return record.pool;
+    const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
+    return issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
+  };
   // Enough runs are listed when every item in flight in a workflow pool has found its run.
-  const heldInQueue: Array<{ n: number; epoch: number }> = [];
+  const heldInQueue: Array<{ n: number; epoch: number; grantedAt: number | undefined }> = [];
   for (const c of claims) {
     const n = issueOfRef(c.ref, prefix);
     const issue = n === undefined ? undefined : byNumber.get(n);
     if (c.record.state !== "held" || n === undefined || issue === undefined) continue;
-    const snap = await github.snapshot(issue, true);
-    const pool = snap.ok ? config.pools[issueFacts(issue.labels, snap.snapshot.brief, config).pool] : undefined;
-    if (pool?.dispatch.kind === "workflow") heldInQueue.push({ n, epoch: c.record.epoch });
+    if (config.pools[await poolOfClaim(c.record, issue)]?.dispatch.kind === "workflow") heldInQueue.push({ n, epoch: c.record.epoch, grantedAt: c.record.grantedAt });
   }
-  const enoughRuns = (runs: readonly WorkflowRunView[]): boolean => heldInQueue.every((h) => runOf(runs, h.n, h.epoch, github.knownRunId(h.n, h.epoch)) !== undefined);
+  const runOfHeld = (runs: readonly WorkflowRunView[], h: { n: number; epoch: number; grantedAt: number | undefined }): WorkflowRunView | undefined => runOf(runs, h.n, h.epoch, github.knownRunId(h.n, h.epoch), h.grantedAt);
+  const enoughRuns = (runs: readonly WorkflowRunView[]): boolean => heldInQueue.every((h) => runOfHeld(runs, h) !== undefined);
   const batch = store.newBatch(now);
   let runs: readonly WorkflowRunView[] | undefined;
   let pulls: ReadonlyMap<number, readonly PullLink[]> | undefined;
   const lands: Array<{ n: number; issue: QueueIssue | undefined; token: ClaimToken; landing: Landing }> = [];
   const reclaims: Array<{ n: number; holder: string; epoch: number }> = [];
   const inFlight: InFlightView[] = [];
-  const settled = new Set<number>();
-  /** Claim keys settled once and approved again since: granted over their settled record. */
+  /** Issues whose claim settled (in this tick or before), and whether they landed ok. */
+  const settled = new Map<number, { ok: boolean }>();
+  /** Claim keys settled once and proven approved again since: granted over their settled record. */
   const requeued = new Set<string>();
   const liveIds = new Map<number, string | undefined>();
+  const forgets: Array<{ ref: string; sha: string }> = [];
+  const revived: number[] = [];
+  const held: HeldRef[] = [];
 
-  for (const { ref, record } of claims) {
+  for (const { ref, sha, record } of claims) {
     const n = issueOfRef(ref, prefix);
     if (n === undefined) continue;
     let issue = byNumber.get(n);
     if (record.state === "settled") {
-      // Queued again with neither `bosun:claimed` (a landing whose labels did not follow keeps it)
-      // nor an outcome label: a writer approved it again after the outcome. It may run again.
+      // Queued again, with no outcome label, is not proof of a re-approval: a stale listing or a
+      // label write that failed (or applied and answered 502) shows exactly that. Only a snapshot
+      // newer than the one this claim dispatched proves it (comment ids only grow; a stale read
+      // can only show an older one).
       const queuedNow = issue;
       if (queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l))) {
-        requeued.add(record.key);
-        continue;
+        const snap = await github.snapshot(queuedNow);
+        if (snap.ok && record.snapshotId !== undefined && snap.commentId > record.snapshotId) {
+          requeued.add(record.key);
+          continue;
+        }
       }
-      settled.add(n);
-      // Long settled and out of the queue: forgotten with this tick's batch, so listings (and an
-      // Action run's cold start) carry live and recent claims only. The similarity guard looks back
-      // as far (RECENT_MS); a re-queued issue starts again at epoch 1, long after any worker of it.
-      if (issue === undefined) await store.planForget(batch, ref, now - RECENT_MS);
+      settled.set(n, { ok: record.outcome?.ok === true });
+      // Long settled and out of the queue: cleaned up after this tick's batch, on its own, leaving
+      // the epoch floor behind (listings and an Action run's cold start then carry live and recent
+      // claims only, and a re-approved issue still starts above every epoch it had).
+      if (issue === undefined) forgets.push({ ref, sha });
       // The claim settled but its labels did not follow (a failed write after the land): the ref
       // is the truth, so the mirror is repaired from it.
       const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
@@ -178,12 +205,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       continue;
     }
     if (record.state !== "held") continue;
-    if (record.leaseUntil <= now) {
-      const taken = await store.planReclaim(batch, ref);
-      if (taken !== undefined) reclaims.push({ n, holder: taken.holder, epoch: taken.epoch });
-      continue;
-    }
-    let stop: Stop | undefined;
+    let worker: WorkerState | undefined;
     if (issue === undefined) {
       // Not in the listing: read it. Still open and queued, the listing missed it (pages shift while
       // they are read): it is in flight like any other. Otherwise it left the queue while in flight:
@@ -192,35 +214,55 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       if (current?.open === true && current.labels.includes(labels.queued)) {
         issue = current;
         byNumber.set(n, current);
-      } else stop = current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" };
+      } else worker = { kind: "ended", stop: current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" } };
     }
-    if (issue !== undefined) {
+    if (worker === undefined) {
       runs ??= await github.listRuns(enoughRuns);
-      const run = runOf(runs, n, record.epoch, github.knownRunId(n, record.epoch));
-      if (run?.status === "completed") stop = stopFromRun(run.conclusion, run.url);
-      if (stop === undefined) {
-        pulls ??= await github.linkedPulls();
-        const links = pulls.get(n) ?? [];
-        if (links.some((p) => p.state === "merged")) stop = { kind: "done", reason: `pull request #${links.find((p) => p.state === "merged")?.number} merged` };
-        else if (links.length > 0 && links.every((p) => p.state === "closed")) stop = { kind: "blocked", reason: `pull request #${links[0]?.number} was closed unmerged` };
+      pulls ??= await github.linkedPulls();
+      worker = workerOf(runOfHeld(runs, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
+    }
+    const pool = await poolOfClaim(record, issue);
+    const span = record.leaseUntil - record.at;
+    held.push({ n, ref, record, issue, claim: { id: String(n), epoch: record.epoch, holder: record.holder, leaseUntil: record.leaseUntil, leaseMs: span > 0 ? span : leaseMs, pool, worker } });
+  }
+
+  // The one step judges every claim held: land, renew, reclaim, or settle for a human.
+  const heldById = new Map(held.map((h) => [h.claim.id, h]));
+  const ending = new Set<string>();
+  for (const d of decideStep({ now, held: held.map((h) => h.claim), ready: [] }, rules)) {
+    if (d.kind === "idle" || d.kind === "claim" || d.kind === "dispatch") continue;
+    const h = heldById.get(d.id);
+    if (h === undefined) continue;
+    if (d.kind === "reclaim") {
+      const taken = await store.planReclaim(batch, h.ref);
+      if (taken !== undefined) {
+        reclaims.push({ n: h.n, holder: taken.holder, epoch: taken.epoch });
+        ending.add(d.id);
       }
+      continue;
     }
-    const held = await store.adopt(record.key);
-    if (stop !== undefined && held !== undefined && held.epoch === record.epoch) {
-      const landing = landingOf(deps, held, stop, now);
-      if ((await store.planRelease(batch, held, landing.mode)).ok) {
-        lands.push({ n, issue, token: held, landing });
-        if (landing.disposition !== "retry") settled.add(n);
-        continue;
-      }
+    const token = await store.adopt(h.record.key);
+    if (token === undefined || token.epoch !== d.epoch) continue;
+    if (d.kind === "renew") {
+      if ((await store.planRenew(batch, token, d.leaseMs, d.revive)).ok && d.revive) revived.push(h.n);
+      continue;
     }
-    if (held !== undefined && record.leaseUntil - now < leaseMs / 3 && stillRunning(runOf((runs ??= await github.listRuns(enoughRuns)), n, record.epoch, github.knownRunId(n, record.epoch)), n, (pulls ??= await github.linkedPulls()))) {
-      await store.planRenew(batch, held, leaseMs);
+    if (d.kind === "settle-to-human") {
+      if ((await store.planReclaim(batch, h.ref, d.landing.mode.outcome)) === undefined) continue;
+    } else {
+      // A lapsed claim nobody took back, whose own run ended: revived and landed in one compare-and-swap.
+      if (d.revive && !(await store.planRenew(batch, token, h.claim.leaseMs, true)).ok) continue;
+      if (!(await store.planRelease(batch, token, d.landing.mode)).ok) continue;
     }
-    const snap = issue === undefined ? undefined : await github.snapshot(issue, true);
-    const pool = issue !== undefined && snap?.ok === true ? issueFacts(issue.labels, snap.snapshot.brief, config).pool : "default";
-    liveIds.set(n, snap?.ok === true ? snap.snapshot.brief.id : undefined);
-    inFlight.push({ issue: n, title: issue?.title ?? `#${n}`, pool, holder: record.holder, epoch: record.epoch, leaseUntil: record.leaseUntil });
+    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing });
+    if (d.landing.disposition !== "retry") settled.set(h.n, { ok: d.landing.disposition === "ok" });
+    ending.add(d.id);
+  }
+  for (const h of held) {
+    if (ending.has(h.claim.id)) continue;
+    const snap = h.issue === undefined ? undefined : await github.snapshot(h.issue, true);
+    liveIds.set(h.n, snap?.ok === true ? snap.snapshot.brief.id : undefined);
+    inFlight.push({ issue: h.n, title: h.issue?.title ?? `#${h.n}`, pool: h.claim.pool, holder: h.record.holder, epoch: h.record.epoch, leaseUntil: h.record.leaseUntil });
   }
 
   // The queue: queued issues with a valid snapshot, not held, not settled, not in flight or blocked.
@@ -238,12 +280,14 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
     },
   });
 
-  // Refill each pool to its size, best first by the live policy; grants are only planned here.
+  // Refill each pool to its size, best first by the live policy: the step picks, counting in-flight
+  // work by the pool recorded in each claim; a candidate denied here gives its slot to the next.
   const policy = policies[config.policy];
   const granting: Array<{ c: Candidate; pool: BosunConfig["pools"][string]; poolName: string }> = [];
   const queue: TickReport["queue"][number][] = [];
   const deny = (n: number, reason: DenyReason, detail: string): void => emit({ event: "DENY", item: String(n), holder: deps.holder, reason, detail });
-  for (const [poolName, pool] of Object.entries(config.pools)) {
+  let remaining: Candidate[] = [];
+  for (const poolName of Object.keys(config.pools)) {
     const mine = ready.filter((c) => c.item.pool === poolName).sort((a, b) => policy.compare(a.item, b.item, now));
     queue.push({ pool: poolName, items: mine.map((c) => ({ issue: c.issue.number, title: c.issue.title, band: c.item.band, reason: policy.explain(c.item, now) })) });
     if (config.shadow_policy !== undefined && deps.shadow !== undefined && mine.length > 1) {
@@ -252,9 +296,17 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       deps.shadow.ticks++;
       if (shadowTop?.issue.number !== mine[0]?.issue.number) deps.shadow.differing++;
     }
-    let free = pool.size - inFlight.filter((f) => f.pool === poolName).length;
-    for (const c of mine) {
-      if (free <= 0) break;
+    remaining.push(...mine);
+  }
+  const busy = new Map<string, number>();
+  for (const f of inFlight) busy.set(f.pool, (busy.get(f.pool) ?? 0) + 1);
+  for (;;) {
+    const byId = new Map(remaining.map((c) => [c.item.id, c]));
+    const picks = decideStep({ now, held: [], busy, ready: remaining.map((c) => ({ id: c.item.id, pool: c.item.pool })) }, rules).filter((d) => d.kind === "claim");
+    if (picks.length === 0) break;
+    for (const d of picks) {
+      const c = byId.get(d.id) as Candidate;
+      byId.delete(d.id);
       const n = c.issue.number;
       const similar = await deps.claims.screen(c.brief.claim_key, now, granting.map((g) => g.c.brief.claim_key));
       if (similar !== undefined) {
@@ -268,25 +320,33 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
         deny(n, "evidence", evidence);
         continue;
       }
-      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), requeued.has(c.brief.claim_key));
+      const grant = { pool: d.pool, briefHash: c.hash, snapshotId: c.commentId };
+      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), grant, requeued.has(c.brief.claim_key));
       if (!planned.planned) {
         deps.claims.count(planned.reason);
         deny(n, planned.reason, planned.detail);
         continue;
       }
-      free--;
-      granting.push({ c, pool, poolName });
+      busy.set(d.pool, (busy.get(d.pool) ?? 0) + 1);
+      granting.push({ c, pool: config.pools[d.pool] as BosunConfig["pools"][string], poolName: d.pool });
     }
+    remaining = [...byId.values()];
   }
 
   // One commit, one atomic ref update. Lost to another writer: nothing happened, decide again.
   const written = await store.commitBatch(batch);
   if (!written.ok) return new Lost(written.conflict, written.detail);
 
+  // Cleanups, on their own and best effort: a refusal leaves the ref where it is.
+  for (const f of forgets) await store.forget(f.ref, f.sha, now - RECENT_MS).catch(() => false);
+
   const { reclaimed, landed, dispatched } = await applyTickEffects(deps, written.granted, { reclaims, lands, granting }, inFlight);
 
-  const readyLeft = ready.length - dispatched.length;
-  const idle = readyLeft === 0 && inFlight.length === 0;
+  // Idle is the step's verdict: nothing in flight, and no ready item left unclaimed.
+  const flying = new Map<string, number>();
+  for (const f of inFlight) flying.set(f.pool, (flying.get(f.pool) ?? 0) + 1);
+  const left = ready.filter((c) => !dispatched.includes(c.issue.number)).map((c) => ({ id: c.item.id, pool: c.item.pool }));
+  const idle = decideStep({ now, held: [], busy: flying, ready: left }, rules).some((d) => d.kind === "idle");
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
-  return { busy: false, idle, dispatched, landed, reclaimed, inFlight, queue, skipped };
+  return { busy: false, idle, dispatched, landed, reclaimed, revived, inFlight, queue, skipped };
 }

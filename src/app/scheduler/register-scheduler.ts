@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   readonly botLogin: () => Promise<string>;
   /** Snapshots shared with the intake of the same process. */
   readonly snapshots?: SnapshotCache;
+  /** A user-to-server client for `assign` to Copilot (BOSUN_COPILOT_TOKEN). */
+  readonly copilot?: Octokit;
   /** Told about every tick's outcome, e.g. to refresh the dashboard. */
   readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig; problems: readonly ConfigProblem[] }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
 }
@@ -53,7 +55,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const key = `${owner}/${repo}`;
     let entry = repos.get(key);
     if (entry === undefined) {
-      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }) });
+      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
       const state: { scheduler: RepoScheduler; octokit: Octokit; ticker: ReturnType<typeof coalescedTicker> } = {
         scheduler,
         octokit,

@@ -2,7 +2,7 @@ import type { Disposition, Stop } from "../../core/stop/stop.js";
 import { describeStop } from "../../core/stop/stop.js";
 import type { Evidence } from "../../core/journal/journal-event.js";
 
-const LANDING_MARKER = "<!-- bosun:landing -->";
+import { LANDING_MARKER } from "../../core/scheduler/landing-marker.js";
 
 /**
  * The snapshot comment with the item's latest landing below it (one Bosun comment per item,

@@ -30,6 +30,8 @@ export interface RepoSchedulerOptions {
   readonly holder: string;
   readonly clock: Clock;
   readonly journal: Journal;
+  /** A user-to-server client for `assign` to Copilot (passed on to the scheduler's GitHub). */
+  readonly copilot?: Octokit;
   /** Snapshots shared with the intake of the same process. */
   readonly snapshots?: SnapshotCache;
 }

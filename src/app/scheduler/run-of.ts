@@ -1,22 +1,37 @@
-import { runTitle } from "../../core/scheduler/stop-from-run.js";
+import type { WorkerState } from "../../core/engine/decide-step.js";
+import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { PullLink, WorkflowRunView } from "./scheduler-github.js";
 
 /**
- * Whether an in-flight item shows signs of life worth a lease renewal: its workflow run for this
- * epoch has not finished, or a pull request for it is open. A claim whose dispatch never started
- * anything is left to expire, so the item runs again instead of being held forever.
+ * How far a run's creation (GitHub's clock) may precede the grant (the granting replica's clock)
+ * and still be that grant's run. Epochs are granted once each (the floor keeps them growing), so a
+ * run named for an epoch from before its grant can only be an older life's: it is refused.
  */
-export function stillRunning(run: WorkflowRunView | undefined, n: number, pulls: ReadonlyMap<number, readonly PullLink[]>): boolean {
-  if (run !== undefined) return run.status !== "completed";
-  return (pulls.get(n) ?? []).some((p) => p.state === "open");
-}
+export const RUN_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * The run of an item's epoch: by the id its dispatch answered when this process dispatched it,
- * else by the run name the dispatch workflow sets from its inputs (`bosun #<n> epoch <e>`), which
- * names exactly one dispatch. Never by time or order.
+ * else by the run name the dispatch workflow sets from its inputs (`bosun #<n> epoch <e>`) — and
+ * only a run created after that epoch was granted. Never by time or order alone.
  */
-export function runOf(runs: readonly WorkflowRunView[], n: number, epoch: number, knownId: number | undefined): WorkflowRunView | undefined {
+export function runOf(runs: readonly WorkflowRunView[], n: number, epoch: number, knownId: number | undefined, grantedAt?: number): WorkflowRunView | undefined {
   if (knownId !== undefined) return runs.find((r) => r.id === knownId);
-  return runs.find((r) => r.displayTitle === runTitle(String(n), epoch));
+  const title = runTitle(String(n), epoch);
+  return runs.find((r) => r.displayTitle === title && (grantedAt === undefined || r.createdAt === undefined || r.createdAt >= grantedAt - RUN_CLOCK_SKEW_MS));
+}
+
+/**
+ * What the tick can see of an in-flight item's worker: its run finished (ended, with the run's
+ * stop) or still queued or in progress (live); else its pull requests — one merged is done, all
+ * closed unmerged is blocked, one open is live. Nothing at all: unseen, and a lapsed lease is
+ * taken back.
+ */
+export function workerOf(run: WorkflowRunView | undefined, links: readonly PullLink[]): WorkerState {
+  if (run?.status === "completed") return { kind: "ended", stop: stopFromRun(run.conclusion, run.url) };
+  if (run !== undefined) return { kind: "live" };
+  const merged = links.find((p) => p.state === "merged");
+  if (merged !== undefined) return { kind: "ended", stop: { kind: "done", reason: `pull request #${merged.number} merged` } };
+  if (links.length > 0 && links.every((p) => p.state === "closed")) return { kind: "ended", stop: { kind: "blocked", reason: `pull request #${links[0]?.number} was closed unmerged` } };
+  if (links.some((p) => p.state === "open")) return { kind: "live" };
+  return { kind: "unseen" };
 }

@@ -19,6 +19,8 @@ export interface WorkflowRunView {
   readonly conclusion: string | null;
   readonly displayTitle: string;
   readonly url: string;
+  /** When GitHub created the run, ms (a run named for an epoch must postdate its grant). */
+  readonly createdAt?: number;
 }
 
 /** A pull request linked to an item (by `Closes #n` in its body or a `bosun/<n>` branch). */

@@ -1,13 +1,13 @@
 import type { ClaimStore } from "../claims/claim-store.js";
-import type { ClaimToken, ReleaseMode } from "../claims/claim-token.js";
+import type { ClaimToken } from "../claims/claim-token.js";
 import type { Journal } from "../journal/journal-event.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { journalEmitter } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
-import type { Disposition } from "../stop/stop.js";
 import { describeStop, failed } from "../stop/stop.js";
-import { dispositionFor } from "../stop/disposition-for.js";
 import type { Clock } from "./clock.js";
+import type { HeldClaim, LandingDecision, ReadyItem, StepOptions } from "./decide-step.js";
+import { decideGrant, decideHeld, decideStep } from "./decide-step.js";
 import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
 import { ItemBook } from "./item-book.js";
@@ -23,6 +23,10 @@ interface Flight<P> {
 
 type Completion = { readonly id: string; readonly result: RunResult };
 
+/** The local drain has one pool: every item counts against `options.pool`. */
+const LOCAL_POOL = "local";
+const NONE: readonly HeldClaim[] = [];
+
 /**
  * The scheduling engine: read the queue, hold a pool of N, claim before dispatch, land each
  * result and release its claim in one motion, refill, and stop only when the queue is empty AND
@@ -36,6 +40,11 @@ export class Engine<P> {
   private dispatched = 0;
   private stopping: string | undefined;
   private readonly emit: (event: UnstampedEvent) => void;
+  /** The rules of the one decision step, as this engine's options set them. */
+  private readonly step: StepOptions;
+  private readonly busy = new Map<string, number>();
+  /** Items the step read from the ready queue in this fill, by id. */
+  private readonly taken = new Map<string, WorkItem<P>>();
 
   constructor(
     private readonly loop: EngineLoop<P>,
@@ -46,6 +55,7 @@ export class Engine<P> {
   ) {
     this.book = new ItemBook(options.policy, clock.now());
     this.emit = journalEmitter(journal, clock);
+    this.step = { maxAttempts: options.maxAttempts, backoffMs: options.backoffMs, poolSize: () => options.pool, pools: [LOCAL_POOL] };
   }
 
   /**
@@ -89,35 +99,60 @@ export class Engine<P> {
     this.book.add(await this.loop.selectQueue(this.clock.now()));
   }
 
-  /** Claims and dispatches ready items until the pool is full or nothing is ready. */
+  /** Claims and dispatches ready items until the pool is full or nothing is ready: the step decides which. */
   private async fill(): Promise<void> {
-    while (this.stopping === undefined && this.inflight.size < this.options.pool) {
+    while (this.stopping === undefined) {
       const now = this.clock.now();
+      this.busy.set(LOCAL_POOL, this.inflight.size);
+      this.taken.clear();
+      const decisions = decideStep({ now, held: NONE, busy: this.busy, ready: this.readyFeed(now) }, this.step);
+      let claims = 0;
+      let started = 0;
+      for (const d of decisions) {
+        if (d.kind !== "claim") continue;
+        claims++;
+        if (await this.claimAndStart(this.taken.get(d.id) as WorkItem<P>, now)) started++;
+      }
+      // The step stops reading only at a full pool or an empty queue: decide again only if a claim fell through.
+      if (claims === 0 || started === claims) return;
+    }
+  }
+
+  /** The ready queue as the step reads it: each item is popped only when the step asks for it. */
+  private *readyFeed(now: number): Generator<ReadyItem> {
+    for (;;) {
       const item = this.book.ready.pop(now);
       if (item === undefined) return;
-      let claim;
-      try {
-        claim = await this.claims.claim(item.claimKey, this.options.holder, this.options.leaseMs, now);
-      } catch {
-        // The store could not answer: try the item again after a poll, never assume either way.
-        this.book.backoff.set(item.id, now + this.options.pollMs);
-        continue;
-      }
-      if (!claim.granted) {
-        this.emit({ event: "DENY", item: item.id, holder: this.options.holder, reason: claim.reason, detail: claim.detail });
-        await this.onDenied(item, claim.reason, claim.detail);
-        continue;
-      }
-      const token = claim.token;
-      this.emit({ event: "CLAIM", item: item.id, holder: token.holder, epoch: token.epoch });
-      if (token.epoch > this.options.maxAttempts) {
-        // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
-        const stop = failed("unclassified", `attempt ${token.epoch} exceeds the limit of ${this.options.maxAttempts}`);
-        await this.settle(item, token, { stop }, "human", `attempts exhausted (${this.options.maxAttempts})`);
-        continue;
-      }
-      this.start(item, token, now);
+      this.taken.set(item.id, item);
+      yield { id: item.id, pool: LOCAL_POOL };
     }
+  }
+
+  /** Claims one item the step chose and starts its worker; true when it is in flight. */
+  private async claimAndStart(item: WorkItem<P>, now: number): Promise<boolean> {
+    let claim;
+    try {
+      claim = await this.claims.claim(item.claimKey, this.options.holder, this.options.leaseMs, now);
+    } catch {
+      // The store could not answer: try the item again after a poll, never assume either way.
+      this.book.backoff.set(item.id, now + this.options.pollMs);
+      return false;
+    }
+    if (!claim.granted) {
+      this.emit({ event: "DENY", item: item.id, holder: this.options.holder, reason: claim.reason, detail: claim.detail });
+      await this.onDenied(item, claim.reason, claim.detail);
+      return false;
+    }
+    const token = claim.token;
+    this.emit({ event: "CLAIM", item: item.id, holder: token.holder, epoch: token.epoch });
+    const next = decideGrant(item.id, token.epoch, this.step);
+    // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
+    if (next.kind === "settle-to-human") {
+      await this.settle(item, token, { stop: next.landing.stop }, next.landing);
+      return false;
+    }
+    this.start(item, token, now);
+    return true;
   }
 
   private start(item: WorkItem<P>, token: ClaimToken, now: number): void {
@@ -142,25 +177,27 @@ export class Engine<P> {
       const flight = this.inflight.get(id);
       if (flight === undefined) continue;
       this.inflight.delete(id);
+      const now = this.clock.now();
       if (this.stopping !== undefined) {
         // Interrupted, not failed: the item goes back to the queue at once, with its evidence.
         const stop = failed("retry", `interrupted (${this.stopping}): released for another run`);
-        await this.settle(flight.item, flight.token, { ...result, stop }, "retry", undefined, this.clock.now());
+        await this.settle(flight.item, flight.token, { ...result, stop }, { stop, disposition: "retry", summary: describeStop(stop), mode: { kind: "retry", notBefore: now } });
         continue;
       }
-      const { disposition, note } = dispositionFor(result.stop, flight.token.epoch, this.options.maxAttempts);
-      await this.settle(flight.item, flight.token, result, disposition, note);
+      const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
+      const landing = decideHeld(this.held(flight, worker), now, this.step);
+      if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing.landing);
     }
   }
 
+  private held(flight: Flight<P>, worker: HeldClaim["worker"]): HeldClaim {
+    return { id: flight.item.id, epoch: flight.token.epoch, holder: flight.token.holder, leaseUntil: flight.token.expiresAt, leaseMs: this.options.leaseMs, pool: LOCAL_POOL, worker };
+  }
+
   /** Lands one outcome and releases its claim together; a stale epoch's land is refused and journalled. */
-  private async settle(item: WorkItem<P>, token: ClaimToken, result: RunResult, disposition: Disposition, note?: string, retryAt?: number): Promise<void> {
+  private async settle(item: WorkItem<P>, token: ClaimToken, result: RunResult, landing: LandingDecision): Promise<void> {
     const now = this.clock.now();
-    const summary = note === undefined ? describeStop(result.stop) : `${describeStop(result.stop)} (${note})`;
-    const mode: ReleaseMode =
-      disposition === "retry"
-        ? { kind: "retry", notBefore: retryAt ?? now + this.options.backoffMs(token.epoch) }
-        : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
+    const { disposition, note, mode } = landing;
     let fenced;
     try {
       fenced = await this.claims.release(token, mode, now);
@@ -215,7 +252,9 @@ export class Engine<P> {
       if (at !== undefined) next = Math.min(next, at);
     }
     if (this.book.ready.size > 0) return 0;
-    if (this.book.elsewhere.size === 0 && this.book.backoff.size === 0) return undefined;
+    // Idle is the step's verdict: nothing in flight here, nothing ready, nothing waited on.
+    const waiting = this.book.elsewhere.size + this.book.backoff.size;
+    if (decideStep({ now, held: NONE, ready: [], waiting }, this.step).some((d) => d.kind === "idle")) return undefined;
     return Math.max(1, Math.min(this.options.pollMs, next - now));
   }
 
@@ -235,15 +274,19 @@ export class Engine<P> {
     controller.abort();
   }
 
-  /** Renews leases at a third of their length; a worker whose claim is lost is told to stop. */
+  /** Renews leases once a third of them has passed (the step decides); a worker whose claim is lost is told to stop. */
   private async renewDue(): Promise<void> {
     const now = this.clock.now();
-    for (const flight of this.inflight.values()) {
-      if (flight.renewAt > now) continue;
+    const due: HeldClaim[] = [];
+    for (const flight of this.inflight.values()) if (flight.renewAt <= now) due.push(this.held(flight, { kind: "live" }));
+    if (due.length === 0) return;
+    for (const d of decideStep({ now, held: due, ready: [] }, this.step)) {
+      if (d.kind !== "renew") continue;
+      const flight = this.inflight.get(d.id) as Flight<P>;
       flight.renewAt = now + this.options.leaseMs / 3;
       let renewed;
       try {
-        renewed = await this.claims.renew(flight.token, this.options.leaseMs, now);
+        renewed = await this.claims.renew(flight.token, d.leaseMs, now);
       } catch {
         continue; // try again at the next renewal; the lease still has two thirds to run
       }

@@ -3,6 +3,7 @@ import type { SettledOutcome } from "../claims/claim-token.js";
 import type { QueuePolicy } from "../queue/queue-policy.js";
 import { ReadyQueue } from "../queue/ready-queue.js";
 import { BlockerGraph } from "./blocker-graph.js";
+import { blockerVerdict, type BlockerStatus } from "./blocker-rule.js";
 import type { FinalStatus } from "./engine-loop.js";
 import type { WorkItem } from "./work-item.js";
 
@@ -40,8 +41,24 @@ export class ItemBook<P> {
     const fresh = items.filter((item) => !this.items.has(item.id));
     for (const item of fresh) this.items.set(item.id, item);
     for (const item of fresh) {
-      if (this.blockers.add(item.id, item.blockedBy.filter((b) => this.final.get(b)?.status !== "ok"))) this.ready.push(item);
+      if (item.blockedBy.length === 0) {
+        if (this.blockers.add(item.id, [])) this.ready.push(item);
+        continue;
+      }
+      const verdict = blockerVerdict(item.blockedBy.map((b) => ({ name: b, status: this.blockerStatus(b) })));
+      if (verdict.kind === "blocked") {
+        this.final.set(item.id, { status: "blocked", summary: `blocked: ${verdict.by.join(", ")} did not land ok` });
+        continue;
+      }
+      // The graph releases it when its last pending blocker lands ok, or blocks it when one does not.
+      if (this.blockers.add(item.id, verdict.kind === "waiting" ? verdict.on : [])) this.ready.push(item);
     }
+  }
+
+  /** What the blocker rule needs to know of a blocker: landed ok, settled otherwise, or not yet. */
+  private blockerStatus(id: string): BlockerStatus {
+    const final = this.final.get(id);
+    return final === undefined ? "pending" : final.status === "ok" ? "landed-ok" : "not-ok";
   }
 
   /** The final word on an item: its dependents are released (ok) or blocked for good (not ok). */

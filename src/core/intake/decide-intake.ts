@@ -3,6 +3,7 @@ import { briefHash } from "../brief/parse-brief.js";
 import { parseIssueBody } from "../brief/parse-issue-body.js";
 import { renderSnapshotComment, parseSnapshotComment, SNAPSHOT_MARKER, type BriefSnapshot } from "../brief/snapshot.js";
 import { sha256Hex } from "../util/sha256.js";
+import { LANDING_MARKER } from "../scheduler/landing-marker.js";
 import { HOLD_MARKER, INVALID_MARKER, renderHoldNotice, renderProblemsComment } from "./intake-comments.js";
 import type { IntakeAction, IntakeComment, IntakeContext, IntakeDecision, IntakeEvent, IssueView } from "./intake-types.js";
 
@@ -60,7 +61,10 @@ function decideApproval(event: Extract<IntakeEvent, { kind: "labeled" }>, issue:
   if (event.label !== L.ready) return ignored(`label ${event.label} is not ${L.ready}`);
   if (!event.senderCanWrite) return ignored(`${event.sender} cannot approve: write, maintain or admin is needed`);
   if (issue.state !== "open") return ignored("the issue is closed");
-  if (!has(issue, L.ready)) return ignored(`${L.ready} was removed since`);
+  // The webhook says the label was added; a read right after can still be from before it. That is
+  // a reason to read again, not proof that it was removed (the executor retries, then gives up
+  // and leaves it to the sweep, which takes in any approval it finds).
+  if (!has(issue, L.ready)) return { outcome: "stale", reason: `the issue as read does not carry ${L.ready} yet`, actions: [noop("read again")] };
   const parsed = parseIssueBody(issue.body, { name: `issue #${issue.number}`, defaultId: String(issue.number) });
   const snapshot = latestSnapshot(issue, ctx);
   if (!parsed.ok) {
@@ -71,7 +75,9 @@ function decideApproval(event: Extract<IntakeEvent, { kind: "labeled" }>, issue:
     return decided("invalid", `${parsed.problems.length} problem(s) in the brief`, actions);
   }
   const hash = briefHash(parsed.brief);
-  if (snapshot?.hash === hash) {
+  // A snapshot that already carries a landing was worked: approving again freezes a new one (the scheduler re-runs a settled item only for a newer snapshot).
+  const landed = latestBotComment(issue, ctx, [SNAPSHOT_MARKER])?.body.includes(LANDING_MARKER) === true;
+  if (snapshot?.hash === hash && !landed) {
     return decided("queued", `the snapshot ${hash.slice(0, 19)}… is current`, labelChanges(issue, [L.queued], [L.invalidBrief, L.hold]));
   }
   if (event.approvedBody !== undefined && normalize(event.approvedBody) !== normalize(issue.body)) {

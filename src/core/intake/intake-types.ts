@@ -43,7 +43,11 @@ export type IntakeAction =
   | { readonly kind: "remove-label"; readonly label: string }
   | { readonly kind: "noop"; readonly reason: string };
 
-export type IntakeOutcome = "queued" | "invalid" | "held" | "left" | "ignored" | "unchanged";
+/**
+ * `stale`: what was read does not yet show what the webhook says happened (an approval whose
+ * label the read does not carry): read again, never conclude from it.
+ */
+export type IntakeOutcome = "queued" | "invalid" | "held" | "left" | "ignored" | "unchanged" | "stale";
 
 /** What the intake decided for one event, and why (for the log). */
 export interface IntakeDecision {

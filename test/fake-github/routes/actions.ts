@@ -1,5 +1,5 @@
 /** GitHub Actions: workflow dispatch (with `return_run_details`), workflows and workflow runs. */
-import { notFound, validationFailed } from "../http-error.js";
+import { HttpError, notFound, validationFailed } from "../http-error.js";
 import { resolveCommitish } from "../git-objects.js";
 import { paginate } from "../paginate.js";
 import { intParam, optionalBoolean, requiredString } from "../read-body.js";
@@ -60,6 +60,23 @@ function getRun(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: workflowRunJson(state, ctx.repo, run) };
 }
 
+/**
+ * `POST .../actions/runs/{run_id}/cancel`: 202 `{}`, and the run ends `cancelled` (on GitHub the
+ * status moves a moment later; here at once, so a test sees the end it asked for). A completed run
+ * cannot be cancelled: 409, as GitHub answers.
+ */
+function cancelRun(state: FakeState, ctx: RouteContext) {
+  const run = ctx.repo.workflowRuns.get(intParam(ctx.params, "run_id"));
+  if (run === undefined) throw notFound();
+  if (run.status === "completed") throw new HttpError(409, "Cannot cancel a workflow run that is completed.");
+  run.status = "completed";
+  run.conclusion = "cancelled";
+  run.updatedAt = state.clock.now();
+  const workflow = ctx.repo.workflows.get(run.workflowId);
+  ctx.emit({ event: "workflow_run", action: "completed", fields: () => ({ workflow_run: workflowRunJson(state, ctx.repo, run), workflow: workflow === undefined ? null : workflowJson(state, ctx.repo, workflow) }) });
+  return { status: 202, body: {} };
+}
+
 function filteredRuns(ctx: RouteContext, workflowId?: number): WorkflowRunRecord[] {
   const q = (k: string) => ctx.query.get(k);
   return [...ctx.repo.workflowRuns.values()]
@@ -98,4 +115,5 @@ export const actionRoutes: Route[] = [
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", kind: "read", handler: listWorkflowRuns },
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/runs", kind: "read", handler: listRuns },
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}", kind: "read", handler: getRun },
+  { method: "POST", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel", kind: "write", access: "write", handler: cancelRun },
 ];

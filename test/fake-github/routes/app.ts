@@ -2,7 +2,9 @@
 import { HttpError, notFound } from "../http-error.js";
 import { intParam } from "../read-body.js";
 import type { Route, RouteContext } from "../route.js";
-import type { FakeState, InstallationRecord } from "../state.js";
+import { paginate } from "../paginate.js";
+import { repoKey, type FakeState, type InstallationRecord } from "../state.js";
+import { repoJson } from "../to-json-user-repo.js";
 import { appJson, installationJson, installationTokenJson } from "../to-json-app.js";
 
 function requireApp(ctx: RouteContext): number {
@@ -35,6 +37,19 @@ function listInstallations(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: [...state.installations.values()].filter((i) => i.appId === appId).map((i) => installationJson(state, i)) };
 }
 
+/** `GET /installation/repositories`: the repositories of the installation whose token this is (paginated, with an ETag like every GET). */
+function listInstallationRepos(state: FakeState, ctx: RouteContext) {
+  const id = ctx.identity.kind === "bot" ? ctx.identity.installationId : undefined;
+  const installation = id === undefined ? undefined : state.installations.get(id);
+  if (installation === undefined) throw new HttpError(403, "You must authenticate with an installation access token in order to list repositories for an installation.");
+  const repos = installation.repos.flatMap((fullName) => {
+    const [owner = "", name = ""] = fullName.split("/");
+    const repo = state.repos.get(repoKey(owner, name));
+    return repo === undefined ? [] : [repo];
+  });
+  return paginate(ctx, repos, { map: (r) => repoJson(state, r), wrap: (page, total) => ({ total_count: total, repository_selection: "selected", repositories: page }) });
+}
+
 function getInstallation(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: installationJson(state, findInstallation(state, ctx)) };
 }
@@ -43,5 +58,6 @@ export const appRoutes: Route[] = [
   { method: "GET", pattern: "/app", kind: "read", access: "none", handler: getApp },
   { method: "GET", pattern: "/app/installations", kind: "read", access: "none", handler: listInstallations },
   { method: "GET", pattern: "/app/installations/{installation_id}", kind: "read", access: "none", handler: getInstallation },
+  { method: "GET", pattern: "/installation/repositories", kind: "read", access: "none", handler: listInstallationRepos },
   { method: "POST", pattern: "/app/installations/{installation_id}/access_tokens", kind: "write", access: "none", handler: createAccessToken },
 ];

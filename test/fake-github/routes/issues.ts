@@ -7,7 +7,9 @@ import type { FakeState, IssueRecord } from "../state.js";
 import { issueJson } from "../to-json-issue.js";
 import { userJson } from "../to-json-user-repo.js";
 import { hasPermission } from "../authenticate.js";
-import { ensureLabel, findIssue, insertIssue } from "../issue-store.js";
+import { ensureLabel, findIssue, insertIssue, recordLabelEvents } from "../issue-store.js";
+import { isoTime } from "../clock.js";
+import { nodeId, repoUrl } from "../to-json-user-repo.js";
 
 function getIssue(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: issueJson(state, ctx.repo, findIssue(ctx)) };
@@ -57,6 +59,25 @@ function createIssue(state: FakeState, ctx: RouteContext) {
   return { status: 201, body: issueJson(state, ctx.repo, issue) };
 }
 
+/** `GET .../issues/{n}/events`: the label events, oldest first, in GitHub's `labeled-issue-event` shape. */
+function listIssueEvents(state: FakeState, ctx: RouteContext) {
+  const issue = findIssue(ctx);
+  return paginate(ctx, issue.events, {
+    map: (e) => ({
+      id: e.id,
+      node_id: nodeId(e.event === "labeled" ? "LabeledEvent" : "UnlabeledEvent", e.id),
+      url: `${repoUrl(state, ctx.repo)}/issues/events/${e.id}`,
+      actor: userJson(state, e.actor),
+      event: e.event,
+      commit_id: null,
+      commit_url: null,
+      created_at: isoTime(e.createdAt),
+      performed_via_github_app: null,
+      label: { name: e.label, color: ctx.repo.labels.get(e.label.toLowerCase())?.color ?? "ededed" },
+    }),
+  });
+}
+
 function updateIssue(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   const now = state.clock.now();
@@ -71,7 +92,11 @@ function updateIssue(state: FakeState, ctx: RouteContext) {
   }
   if (title !== undefined) issue.title = title;
   if (body !== undefined) issue.body = body;
-  if (labels !== undefined) issue.labels = [...new Set(labels.map((name) => ensureLabel(state, ctx.repo, name).name))];
+  if (labels !== undefined) {
+    const before = issue.labels;
+    issue.labels = [...new Set(labels.map((name) => ensureLabel(state, ctx.repo, name).name))];
+    recordLabelEvents(state, issue, before, issue.labels, ctx.login);
+  }
   if (assignees !== undefined) issue.assignees = [...new Set(assignees)];
   const stateChanged = newState !== undefined && newState !== issue.state;
   if (stateChanged) {
@@ -89,11 +114,17 @@ function updateIssue(state: FakeState, ctx: RouteContext) {
   return { status: 200, body: issueJson(state, ctx.repo, issue) };
 }
 
+/** Copilot's coding agent as an assignee (`copilot-swe-agent`, or `Copilot` as the web shows it). */
+const COPILOT = /^(copilot|copilot-swe-agent)(\[bot\])?$/i;
+
 function addAssignees(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   const logins = optionalStringArray(ctx.body, "assignees") ?? [];
   for (const login of logins) {
     if (issue.assignees.includes(login)) continue;
+    // Copilot's coding agent takes work only from a user-to-server token (a PAT or an App's user
+    // token); with an installation token GitHub leaves it out, like any login it cannot assign.
+    if (COPILOT.test(login) && ctx.identity.kind !== "user") continue;
     // GitHub silently ignores logins that cannot be assigned; the fake assigns anyone it was told about.
     if (issue.assignees.length >= 10) throw new HttpError(422, "Validation Failed");
     issue.assignees.push(login);
@@ -107,6 +138,7 @@ export const issueRoutes: Route[] = [
   { method: "GET", pattern: "/repos/{owner}/{repo}/issues", kind: "read", handler: listIssues },
   { method: "POST", pattern: "/repos/{owner}/{repo}/issues", kind: "create", access: "read", handler: createIssue },
   { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "read", handler: getIssue },
+  { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/events", kind: "read", handler: listIssueEvents },
   { method: "PATCH", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "write", access: "triage", handler: updateIssue },
   { method: "POST", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/assignees", kind: "write", access: "triage", handler: addAssignees },
 ];

@@ -3,10 +3,9 @@ import { HttpError, notFound, validationFailed } from "../http-error.js";
 import { paginate } from "../paginate.js";
 import { optionalString, optionalStringArray, requiredString } from "../read-body.js";
 import type { Route, RouteContext } from "../route.js";
-import type { FakeState, LabelRecord } from "../state.js";
-import { nextId } from "../state.js";
-import { issueEventJson, issueLabels, labelJson } from "../to-json-issue.js";
-import { ensureLabel, findIssue, issueEventFields } from "../issue-store.js";
+import type { FakeState } from "../state.js";
+import { issueLabels, labelJson } from "../to-json-issue.js";
+import { ensureLabel, findIssue, issueEventFields, recordLabelEvents } from "../issue-store.js";
 
 function issueLabelList(state: FakeState, ctx: RouteContext, names: readonly string[]) {
   return names.flatMap((name) => {
@@ -23,19 +22,14 @@ function readLabelNames(ctx: RouteContext): string[] {
   return names;
 }
 
-/** Appends to the issue's event list, as GitHub does for every label added or removed. */
-function recordLabelEvent(state: FakeState, ctx: RouteContext, issueNumber: number, event: "labeled" | "unlabeled", label: LabelRecord): void {
-  ctx.repo.issueEvents.push({ id: nextId(state), issueNumber, event, actor: ctx.login, label: { name: label.name, color: label.color }, createdAt: state.clock.now() });
-}
-
 function addLabels(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   for (const name of readLabelNames(ctx)) {
     const label = ensureLabel(state, ctx.repo, name);
     if (issue.labels.some((have) => have.toLowerCase() === label.name.toLowerCase())) continue;
+    recordLabelEvents(state, issue, issue.labels, [...issue.labels, label.name], ctx.login);
     issue.labels.push(label.name);
     issue.updatedAt = state.clock.now();
-    recordLabelEvent(state, ctx, issue.number, "labeled", label);
     ctx.emit({
       event: issue.isPull ? "pull_request" : "issues",
       action: "labeled",
@@ -47,12 +41,10 @@ function addLabels(state: FakeState, ctx: RouteContext) {
 
 function setLabels(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
-  const before = new Set(issue.labels.map((l) => l.toLowerCase()));
+  const before = issue.labels;
   issue.labels = [...new Set(readLabelNames(ctx).map((name) => ensureLabel(state, ctx.repo, name).name))];
+  recordLabelEvents(state, issue, before, issue.labels, ctx.login);
   issue.updatedAt = state.clock.now();
-  const after = new Set(issue.labels.map((l) => l.toLowerCase()));
-  for (const name of before) if (!after.has(name)) { const l = ctx.repo.labels.get(name); if (l !== undefined) recordLabelEvent(state, ctx, issue.number, "unlabeled", l); }
-  for (const name of after) if (!before.has(name)) { const l = ctx.repo.labels.get(name); if (l !== undefined) recordLabelEvent(state, ctx, issue.number, "labeled", l); }
   return { status: 200, body: issueLabelList(state, ctx, issue.labels) };
 }
 
@@ -61,10 +53,10 @@ function removeLabel(state: FakeState, ctx: RouteContext) {
   const name = ctx.params.name ?? "";
   const index = issue.labels.findIndex((have) => have.toLowerCase() === name.toLowerCase());
   if (index < 0) throw new HttpError(404, "Label does not exist");
+  recordLabelEvents(state, issue, issue.labels, issue.labels.filter((_, i) => i !== index), ctx.login);
   const [removed] = issue.labels.splice(index, 1);
   issue.updatedAt = state.clock.now();
   const label = ctx.repo.labels.get((removed ?? name).toLowerCase());
-  if (label !== undefined) recordLabelEvent(state, ctx, issue.number, "unlabeled", label);
   if (label !== undefined) {
     ctx.emit({
       event: issue.isPull ? "pull_request" : "issues",
@@ -73,13 +65,6 @@ function removeLabel(state: FakeState, ctx: RouteContext) {
     });
   }
   return { status: 200, body: issueLabelList(state, ctx, issue.labels) };
-}
-
-/** `GET …/issues/{n}/events`: the label events, oldest first, paginated (other event kinds are not modelled). */
-function listIssueEvents(state: FakeState, ctx: RouteContext) {
-  const issue = findIssue(ctx);
-  const rows = ctx.repo.issueEvents.filter((e) => e.issueNumber === issue.number);
-  return paginate(ctx, rows.map((e) => issueEventJson(state, ctx.repo, e)));
 }
 
 function listIssueLabels(state: FakeState, ctx: RouteContext) {
@@ -110,7 +95,6 @@ function listLabels(state: FakeState, ctx: RouteContext) {
 
 export const labelRoutes: Route[] = [
   { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels", kind: "read", handler: listIssueLabels },
-  { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/events", kind: "read", handler: listIssueEvents },
   { method: "POST", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels", kind: "write", access: "triage", handler: addLabels },
   { method: "PUT", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels", kind: "write", access: "triage", handler: setLabels },
   { method: "DELETE", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", kind: "write", access: "triage", handler: removeLabel },

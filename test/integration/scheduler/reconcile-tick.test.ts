@@ -75,18 +75,23 @@ describe("reconcile tick on the fake GitHub", () => {
     }
   });
 
-  it("reclaims an expired lease and dispatches the item again at the next epoch; the stale run cannot land", async () => {
+  it("reclaims an expired lease whose worker shows no life and dispatches the item again at the next epoch; the stale run cannot land", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const n = await f.queue("slow", "budget: {wall_clock: 10m}");
     const a = f.replica("a");
     await reconcileTick(a);
+    // The run never shows up (a live run would keep its claim): the lease lapses with no sign of life.
+    const first = f.runsOf(n)[0]!;
+    const run = f.fake.repo(REPO).workflowRuns.get(first.id)!;
+    f.fake.repo(REPO).workflowRuns.delete(first.id);
     f.clock.advance(11 * 60_000);
     const t = await reconcileTick(a);
     expect(t.reclaimed).toEqual([n]);
     expect(t.dispatched).toEqual([n]);
-    expect(f.runsOf(n).map((r) => r.epoch)).toEqual([1, 2]);
-    // The first (stale) run finishing changes nothing: it is matched to epoch 1, which no longer holds the item.
-    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    expect(f.runsOf(n).map((r) => r.epoch)).toEqual([2]);
+    // The first (stale) run turns up and finishes: it is epoch 1's, which no longer holds the item.
+    f.fake.repo(REPO).workflowRuns.set(run.id, run);
+    f.fake.completeWorkflowRun(REPO, run.id, "success");
     const after = await reconcileTick(a);
     expect(after.landed).toEqual([]);
     expect(after.inFlight.map((x) => x.epoch)).toEqual([2]);
@@ -232,29 +237,38 @@ describe("reconcile tick on the fake GitHub", () => {
     expect(f.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
     // Still out of the queue: nothing runs, and the outcome label stays.
     expect((await reconcileTick(a)).dispatched).toEqual([]);
-    // A maintainer clears it and approves it again (the intake adds bosun:queued back).
+    // A maintainer clears it and relabels it by hand: labels alone prove no re-approval.
     await f.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: n, name: "bosun:needs-human" });
     await f.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: ["bosun:queued"] });
+    expect((await reconcileTick(a)).dispatched).toEqual([]);
+    // Approved again: the intake freezes a new snapshot (the old one carries its landing) and queues it.
+    await f.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: n, name: "bosun:needs-human" });
+    await f.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: ["bosun:queued"] });
+    await f.snapshotAgain(n, "flaky");
     expect((await reconcileTick(a)).dispatched).toEqual([n]);
     expect(f.runsOf(n).map((r) => r.epoch)).toEqual([1, 2]);
     expect(f.labelsOf(n)).toEqual(["bosun:claimed", "bosun:queued", "bosun:ready"]);
   });
 
-  it("forgets the claim refs of items settled more than a day ago and out of the queue, with a batch it writes anyway", async () => {
+  it("cleans up the claim refs of items settled more than a day ago and out of the queue, on their own, leaving the epoch floor", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const old = await f.queue("old");
     const a = f.replica("a");
     await reconcileTick(a);
     f.fake.completeWorkflowRun(REPO, f.runsOf(old)[0]!.id, "success");
     await reconcileTick(a);
-    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(true);
-    f.clock.advance(25 * 3_600_000);
-    // Nothing to write: the ref stays (no batch is written for a deletion alone).
+    f.fake.repo(REPO).issues.get(old)!.labels = ["bosun:done", "bosun:ready"];
     await reconcileTick(a);
     expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(true);
+    f.clock.advance(25 * 3_600_000);
     const fresh = await f.queue("fresh");
+    f.fake.accounting.reset();
     expect((await reconcileTick(a)).dispatched).toEqual([fresh]);
+    // The cleanup is its own atomic update after the claim batch: claim ref gone, floor written.
+    const updates = f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "create");
+    expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${old}`)).toBe(false);
+    expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims-floors/${old}`)).toBe(true);
     expect(f.fake.repo(REPO).refs.has(`refs/bosun/claims/${fresh}`)).toBe(true);
   });
 

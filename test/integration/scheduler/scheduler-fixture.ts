@@ -18,15 +18,16 @@ export const WORKFLOW = "bosun-work.yml";
 
 /** A repository on the fake GitHub with Bosun's bot, a dispatch workflow and a config. */
 export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 10m\n`, seed = 1) {
-  const fake: FakeGitHub = await createFakeGitHub({ seed });
+  // Starts at the wall clock: modes that run in the same test (work) read real time. The fake
+  // shares it, so a run's creation and a claim's grant are on one timeline.
+  const clock = new ManualClock(Date.now());
+  const fake: FakeGitHub = await createFakeGitHub({ seed, clock });
   fake.addRepo({ fullName: REPO });
   fake.addToken("t-bot", "bosun[bot]", { permissions: { [REPO]: "write" } });
   fake.addWorkflow(REPO, { path: `.github/workflows/${WORKFLOW}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
   const parsed = parseConfig(configYaml);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const config: BosunConfig = parsed.config;
-  // Starts at the wall clock: modes that run in the same test (work) read real time.
-  const clock = new ManualClock(Date.now());
   const octokit = createTestOctokit(fake.url, "t-bot");
 
   /** Files an issue the intake would have queued: labels and the bot's snapshot comment. */
@@ -36,6 +37,13 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
     const issue = fake.addIssue(REPO, { title: `Work on ${id}`, labels: [config.labels.ready, config.labels.queued, ...labels] });
     await octokit.issues.createComment({ owner: "acme", repo: "app", issue_number: issue.number, body: renderSnapshotComment(brief.brief) });
     return issue.number;
+  }
+
+  /** A new snapshot comment by the bot, as the intake writes on a re-approval of a landed item. */
+  async function snapshotAgain(issue: number, id: string, extra = ""): Promise<void> {
+    const brief = parseBriefYaml(`goal: Work on ${id}.\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 100\nclaim_key: task:${id}\n${extra}`, { name: id, defaultId: id });
+    if (!brief.ok) throw new Error(JSON.stringify(brief.problems));
+    await octokit.issues.createComment({ owner: "acme", repo: "app", issue_number: issue, body: renderSnapshotComment(brief.brief) });
   }
 
   /** The dependencies of one replica's tick (each replica has its own clients and caches). */
@@ -54,7 +62,7 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
     return [...(fake.repo(REPO).issues.get(issue)?.labels ?? [])].sort();
   }
 
-  return { fake, config, clock, octokit, queue, replica, runsOf, labelsOf };
+  return { fake, config, clock, octokit, queue, snapshotAgain, replica, runsOf, labelsOf };
 }
 
 /**

@@ -129,8 +129,10 @@ describe("engine", () => {
     const e = new Engine(loop, store, clock, journal, { ...ENGINE_DEFAULTS, holder: "stale", pool: 1, leaseMs: 1000 });
     const running = e.run();
     await new Promise((r) => setImmediate(r));
-    // The lease runs out while the worker hangs (no renewal happened: the clock jumped) and another holder takes over.
+    // The lease runs out while the worker hangs (no renewal happened: the clock jumped); it is
+    // reclaimed (every store reclaims before it grants again) and another holder takes over.
     clock.advance(5000);
+    expect(await store.reclaimStale(clock.now())).toHaveLength(1);
     const other = await store.claim("task:a", "fresh", 60_000, clock.now());
     expect(other.granted && other.token.epoch).toBe(2);
     release();

@@ -45,7 +45,7 @@ describe("decideIntake", () => {
     { name: "a writer's approval of a valid brief posts a snapshot, then queues", event: approval(), state: issue(), actions: ["comment <!-- bosun:snapshot -->", "+bosun:queued"], outcome: "queued" },
     { name: "an approval by someone without write access does nothing", event: approval({ senderCanWrite: false }), state: issue(), actions: ["noop"], outcome: "ignored" },
     { name: "another label is not an approval", event: approval({ label: "P1" }), state: issue(), actions: ["noop"], outcome: "ignored" },
-    { name: "an approval whose label was removed since does nothing", event: approval(), state: issue({ labels: [] }), actions: ["noop"], outcome: "ignored" },
+    { name: "an approval whose label the read does not show is stale: read again, conclude nothing", event: approval(), state: issue({ labels: [] }), actions: ["noop"], outcome: "stale" },
     { name: "an approval of a closed issue does nothing", event: approval(), state: issue({ state: "closed" }), actions: ["noop"], outcome: "ignored" },
     { name: "a redelivered approval with the snapshot and label in place does nothing", event: approval(), state: issue({ labels: ["bosun:ready", "bosun:queued"], comments: [snapshot(BODY)] }), actions: ["noop"], outcome: "queued" },
     { name: "a snapshot without its label (crash in between) only adds the label", event: approval(), state: issue({ comments: [snapshot(BODY)] }), actions: ["+bosun:queued"], outcome: "queued" },

@@ -1,0 +1,196 @@
+import type { ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
+import type { Evidence } from "../journal/journal-event.js";
+import type { Disposition, Stop } from "../stop/stop.js";
+import { describeStop } from "../stop/stop.js";
+import { dispositionFor } from "../stop/disposition-for.js";
+
+/**
+ * The one decision step of the scheduler (DESIGN.md, "Fencing on GitHub", "One engine"): the local
+ * drain's `Engine` and the GitHub reconcile tick both decide through it, so their rules cannot
+ * drift. It reads plain facts and returns decisions; the face turns them into claim-store calls,
+ * dispatches and labels. It performs no IO, reads no clock and keeps no state.
+ */
+
+/** What a face can see of an in-flight item's worker. */
+export type WorkerState =
+  /** No sign of life: no run found, nothing open for it. A lapsed lease is taken back. */
+  | { readonly kind: "unseen" }
+  /** Its run is queued or in progress (or its pull request is open): it keeps its claim. */
+  | { readonly kind: "live" }
+  /** It finished with this stop: land it. */
+  | { readonly kind: "ended"; readonly stop: Stop; readonly evidence?: Evidence };
+
+/** A claim held on an item (by anyone), as the claim store recorded it. */
+export interface HeldClaim {
+  readonly id: string;
+  readonly epoch: number;
+  readonly holder: string;
+  readonly leaseUntil: number;
+  /** This claim's lease length: a renewal extends it by as much. */
+  readonly leaseMs: number;
+  /** The pool the grant counted against, recorded at grant (never the item's current labels). */
+  readonly pool: string;
+  readonly worker: WorkerState;
+}
+
+/** An item ready to claim: open, not blocked, not held, not claimed, eligible for its pool. */
+export interface ReadyItem {
+  readonly id: string;
+  readonly pool: string;
+}
+
+export interface StepState {
+  readonly now: number;
+  /** Claims to judge this step. */
+  readonly held: readonly HeldClaim[];
+  /** Work in flight that `held` does not list, per pool (already counted against its pool). */
+  readonly busy?: ReadonlyMap<string, number>;
+  /** Ready items, best first by the queue policy; read only as far as free slots reach. */
+  readonly ready: Iterable<ReadyItem>;
+  /** Claims just granted: each is dispatched, or goes to a human past its attempts. */
+  readonly granted?: ReadonlyArray<{ readonly id: string; readonly epoch: number }>;
+  /** Items neither ready, nor final, nor in flight (a backoff, a claim elsewhere): not idle while any. */
+  readonly waiting?: number;
+}
+
+export interface StepOptions {
+  /** Attempts (grants, reclaims included) before the item goes to a human. */
+  readonly maxAttempts: number;
+  /** Delay before attempt n+1 after a retryable failure of attempt n. */
+  readonly backoffMs: (attempt: number) => number;
+  readonly poolSize: (pool: string) => number;
+  /** Every pool there is, when known: once all are full, the ready items are read no further (they may be a lazy feed). */
+  readonly pools?: readonly string[];
+}
+
+/** What landing a stop means: its disposition, a summary, and how the claim ends. */
+export interface LandingDecision {
+  readonly stop: Stop;
+  readonly disposition: Disposition;
+  readonly summary: string;
+  readonly mode: ReleaseMode;
+  readonly note?: string;
+  readonly evidence?: Evidence;
+}
+
+export type Decision =
+  /** Land the outcome and end the claim in one motion; `revive`: the lease lapsed but the claim is still this epoch's, so it is renewed in the same compare-and-swap first. */
+  | { readonly kind: "land"; readonly id: string; readonly epoch: number; readonly revive: boolean; readonly landing: LandingDecision }
+  /** Extend the lease (`revive`: it lapsed while the worker lived; nobody took it). */
+  | { readonly kind: "renew"; readonly id: string; readonly epoch: number; readonly leaseMs: number; readonly revive: boolean }
+  /** Take back a lapsed claim whose worker shows no life: the item goes back to the queue (an attempt spent). */
+  | { readonly kind: "reclaim"; readonly id: string; readonly epoch: number; readonly holder: string }
+  /** Attempts are spent: end the claim as settled for a human (label `bosun:needs-human`). */
+  | { readonly kind: "settle-to-human"; readonly id: string; readonly epoch: number; readonly landing: LandingDecision & { readonly mode: { readonly kind: "settle"; readonly outcome: SettledOutcome } } }
+  /** Claim this ready item against its pool. */
+  | { readonly kind: "claim"; readonly id: string; readonly pool: string }
+  /** Hand a granted claim to its worker. */
+  | { readonly kind: "dispatch"; readonly id: string; readonly epoch: number }
+  /** The queue is empty and nothing is in flight: both facts checked. */
+  | { readonly kind: "idle" };
+
+/** Whether a third of a live lease has passed: leases renew from then on, not only in their last third. */
+export function renewalDue(claim: Pick<HeldClaim, "leaseUntil" | "leaseMs">, now: number): boolean {
+  return claim.leaseUntil - now <= (claim.leaseMs * 2) / 3;
+}
+
+/** The landing of a stop at an attempt: a retryable failure past the attempts goes to a human; one backoff for every face. */
+export function landingFor(stop: Stop, epoch: number, now: number, options: Pick<StepOptions, "maxAttempts" | "backoffMs">, evidence?: Evidence): LandingDecision {
+  const { disposition, note } = dispositionFor(stop, epoch, options.maxAttempts);
+  const summary = note === undefined ? describeStop(stop) : `${describeStop(stop)} (${note})`;
+  const mode: ReleaseMode = disposition === "retry" ? { kind: "retry", notBefore: now + options.backoffMs(epoch) } : { kind: "settle", outcome: { ok: disposition === "ok", disposition, summary } };
+  // Built without spreads: the local drain lands one of these per item.
+  const landing: { -readonly [K in keyof LandingDecision]: LandingDecision[K] } = { stop, disposition, summary, mode };
+  if (note !== undefined) landing.note = note;
+  if (evidence !== undefined) landing.evidence = evidence;
+  return landing;
+}
+
+const exhausted = (id: string, epoch: number, maxAttempts: number, why: string): Decision => {
+  const stop: Stop = { kind: "failed", failure: "unclassified", reason: `${why} (attempt ${epoch}, limit ${maxAttempts})` };
+  const note = `attempts exhausted (${maxAttempts})`;
+  const summary = `${describeStop(stop)} (${note})`;
+  return { kind: "settle-to-human", id, epoch, landing: { stop, disposition: "human", summary, note, mode: { kind: "settle", outcome: { ok: false, disposition: "human", summary } } } };
+};
+
+/** The decision for one held claim, or undefined when it just keeps running. */
+export function decideHeld(claim: HeldClaim, now: number, options: Pick<StepOptions, "maxAttempts" | "backoffMs">): Decision | undefined {
+  const lapsed = claim.leaseUntil <= now;
+  const { worker } = claim;
+  if (worker.kind === "ended") {
+    return { kind: "land", id: claim.id, epoch: claim.epoch, revive: lapsed, landing: landingFor(worker.stop, claim.epoch, now, options, worker.evidence) };
+  }
+  if (worker.kind === "live") {
+    // A live worker keeps its claim: two live workers never hold one item.
+    if (lapsed || renewalDue(claim, now)) return { kind: "renew", id: claim.id, epoch: claim.epoch, leaseMs: claim.leaseMs, revive: lapsed };
+    return undefined;
+  }
+  if (!lapsed) return undefined;
+  // A lapsed lease whose worker shows no life: that attempt is spent.
+  if (claim.epoch >= options.maxAttempts) return exhausted(claim.id, claim.epoch, options.maxAttempts, `the lease ran out with no sign of the worker (held by ${claim.holder})`);
+  return { kind: "reclaim", id: claim.id, epoch: claim.epoch, holder: claim.holder };
+}
+
+/** A claim just granted: dispatched, or — reclaims count as attempts — sent to a human once past them. */
+export function decideGrant(id: string, epoch: number, options: Pick<StepOptions, "maxAttempts">): Decision {
+  return epoch > options.maxAttempts ? exhausted(id, epoch, options.maxAttempts, "granted past the attempts") : { kind: "dispatch", id, epoch };
+}
+
+/**
+ * One step: judge every held claim (land, renew, reclaim, settle to a human), dispatch what was
+ * just granted (or send it to a human past its attempts), then claim ready items best first while
+ * their pool has room — counted from the pools recorded in the claims — and say idle when the
+ * queue is empty and nothing is in flight.
+ */
+export function decideStep(state: StepState, options: StepOptions): Decision[] {
+  const { now } = state;
+  const decisions: Decision[] = [];
+  const inFlight = new Map<string, number>(state.busy);
+  const add = (pool: string, n: number): void => {
+    inFlight.set(pool, (inFlight.get(pool) ?? 0) + n);
+  };
+  // Items this step sends back to the queue (a retry, a reclaim): not idle while they wait.
+  let requeued = 0;
+  let dispatching = 0;
+  for (const claim of state.held) {
+    const decision = decideHeld(claim, now, options);
+    if (decision !== undefined) decisions.push(decision);
+    // Still in flight after this step unless it ends now (a retry landing frees the slot too).
+    const ends = decision !== undefined && decision.kind !== "renew";
+    if (!ends) add(claim.pool, 1);
+    if (decision?.kind === "reclaim" || (decision?.kind === "land" && decision.landing.mode.kind === "retry")) requeued++;
+  }
+  for (const g of state.granted ?? []) {
+    const decision = decideGrant(g.id, g.epoch, options);
+    if (decision.kind === "dispatch") dispatching++;
+    decisions.push(decision);
+  }
+  const full = new Set<string>();
+  let readyLeft = false;
+  const allFull = (): boolean => options.pools !== undefined && options.pools.length > 0 && options.pools.every((p) => full.has(p));
+  for (const pool of options.pools ?? []) if (options.poolSize(pool) - (inFlight.get(pool) ?? 0) <= 0) full.add(pool);
+  const iterator = state.ready[Symbol.iterator]();
+  // Fullness is checked before the next item is read: a lazy feed gives up only what is claimed.
+  while (!allFull()) {
+    const next = iterator.next();
+    if (next.done === true) break;
+    const item = next.value;
+    const free = options.poolSize(item.pool) - (inFlight.get(item.pool) ?? 0);
+    if (free <= 0) {
+      full.add(item.pool);
+      readyLeft = true;
+      continue;
+    }
+    decisions.push({ kind: "claim", id: item.id, pool: item.pool });
+    add(item.pool, 1);
+    if (free === 1) full.add(item.pool);
+  }
+  // `inFlight` already counts this step's claims.
+  let flying = dispatching;
+  for (const n of inFlight.values()) flying += n;
+  // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
+  // decides idle. (Reading one more item is harmless then: no pool could take it.)
+  if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
+  if (flying === 0 && !readyLeft && requeued === 0 && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
+  return decisions;
+}
