@@ -94,6 +94,24 @@ describe("engine", () => {
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(2000);
   });
 
+  it("leases that ran out count as attempts: an item whose workers kept dying goes to a human, never dispatched again", async () => {
+    const store = new MemoryClaimStore();
+    const clock = new ManualClock();
+    // Three holders claimed it and died; each lapsed lease was reclaimed.
+    for (let i = 1; i <= 3; i++) {
+      const t = await store.claim("task:dies", `dead-${i}`, 1000, clock.now());
+      expect(t.granted && t.token.epoch).toBe(i);
+      clock.advance(1001);
+      expect(await store.reclaimStale(clock.now())).toHaveLength(1);
+    }
+    const { loop, dispatches } = scriptedLoop([item("dies")], () => ({ stop: done() }));
+    const journal = new MemoryJournal();
+    const summary = await new Engine(loop, store, clock, journal, { ...ENGINE_DEFAULTS, holder: "h1", pool: 1, maxAttempts: 3 }).run();
+    expect(dispatches).toEqual([]);
+    expect(summary.items.get("dies")).toMatchObject({ status: "needs-human", summary: expect.stringContaining("attempts exhausted (3)") });
+    expect((await store.inspect("task:dies", clock.now())).settled).toMatchObject({ ok: false, disposition: "human" });
+  });
+
   it("out of budget and blocked stops go to a human, never retried", async () => {
     const { loop, dispatches } = scriptedLoop([item("a"), item("b")], (id) => ({ stop: id === "a" ? outOfBudget("wall_clock") : { kind: "blocked", reason: "needs a decision" } }));
     const summary = await engine(loop).e.run();
