@@ -10,9 +10,14 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
-const items = Number(process.argv[2] ?? 2000);
-const pool = Number(process.argv[3] ?? 64);
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const items = Number(args[0] ?? 2000);
+const pool = Number(args[1] ?? 64);
+// --compiled runs bin/bosun.js over lib/ (build it first: npm run build), as an installed bosun
+// runs; by default the CLI runs from source through tsx, which costs memory and so fork time.
+const compiled = process.argv.includes("--compiled");
 const CLI = fileURLToPath(new URL("../test/support/bosun-cli.ts", import.meta.url));
+const BIN = fileURLToPath(new URL("../bin/bosun.js", import.meta.url));
 const TSX = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 
 const dir = await mkdtemp(join(tmpdir(), "bosun-bench-drain-"));
@@ -36,7 +41,8 @@ function peakRssMb(pid: number): number | undefined {
 }
 
 const started = performance.now();
-const child = spawn(process.execPath, ["--import", TSX, CLI, "drain", "--briefs", briefs, "--state", join(dir, "state"), "--pool", String(pool), "--run", "true"], {
+const entry = compiled ? [BIN] : ["--import", TSX, CLI];
+const child = spawn(process.execPath, [...entry, "drain", "--briefs", briefs, "--state", join(dir, "state"), "--pool", String(pool), "--run", "true"], {
   cwd: dir,
   stdio: ["ignore", "pipe", "inherit"],
 });
@@ -58,4 +64,4 @@ const journal = (await readFile(join(dir, "state", "journal.jsonl"), "utf8").cat
 console.log(`drain exited ${code} after ${seconds.toFixed(2)}s; ${lands} LAND lines, ${journal} LAND events journalled`);
 await rm(dir, { recursive: true, force: true });
 const round = (x: number, d: number): number => Number(x.toFixed(d));
-console.log(JSON.stringify({ items, pool, seconds: round(seconds, 2), items_per_s: round(journal / seconds, 1), peak_rss_mb: round(peak, 1) }));
+console.log(JSON.stringify({ items, pool, ...(compiled ? { compiled } : {}), seconds: round(seconds, 2), items_per_s: round(journal / seconds, 1), peak_rss_mb: round(peak, 1) }));

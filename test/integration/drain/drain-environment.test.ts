@@ -53,11 +53,20 @@ describe("bosun drain in a hostile environment", () => {
     expect(run.code).toBe(1);
   });
 
-  it("a FIFO at $BOSUN_RESULT is refused as a result, never read: the drain ends", async () => {
-    const f = await folder({ fifo: brief(), after: brief() });
-    const worker = `${record(f)}; if [ "$BOSUN_ITEM" = fifo ]; then mkfifo "$BOSUN_RESULT"; fi`;
+  it("a FIFO, a folder or a link to a device at $BOSUN_RESULT is refused as a result, never read: the drain ends", async () => {
+    const f = await folder({ fifo: brief(), dir: brief(), dev: brief(), after: brief() });
+    const worker = [
+      record(f),
+      'case "$BOSUN_ITEM" in',
+      '  fifo) mkfifo "$BOSUN_RESULT" ;;',
+      '  dir) mkdir "$BOSUN_RESULT" ;;',
+      '  dev) ln -s /dev/zero "$BOSUN_RESULT" ;;',
+      "esac",
+    ].join("\n");
     const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--pool", "1", "--run", worker], { cwd: f.dir });
     expect(run.stdout).toMatch(/^LAND fifo ok=false {2}failed\/unclassified -> human: result file is not a valid stop: a FIFO, not a regular file$/m);
+    expect(run.stdout).toMatch(/^LAND dir ok=false {2}failed\/unclassified -> human: result file is not a valid stop: a folder, not a regular file$/m);
+    expect(run.stdout).toMatch(/^LAND dev ok=false {2}failed\/unclassified -> human: result file is not a valid stop: a symbolic link, not a regular file$/m);
     expect(run.stdout).toMatch(/^LAND after ok=true$/m);
     expect(run.code).toBe(1);
   });
