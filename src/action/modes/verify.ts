@@ -1,4 +1,4 @@
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "../../adapters/github/create-octokit.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { createVerifyProbe } from "../../adapters/create-verify-probe.js";
 import { createOctokitDeployGitHub } from "../../adapters/github/octokit-deploy-github.js";
@@ -18,7 +18,7 @@ const verifyMode: ActionMode = {
       return;
     }
     io.setSecret(token);
-    const octokit = new Octokit({
+    const octokit = createOctokit({
       auth: token,
       baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com",
       userAgent: "bosun-verify",
