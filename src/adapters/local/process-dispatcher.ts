@@ -18,6 +18,8 @@ export interface ProcessDispatcherOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Values masked in evidence and logs. */
   readonly secrets: readonly string[];
+  /** Each piece of a worker's output as it arrives, secrets masked (the drain shows it per item). */
+  readonly onOutput?: (item: string, chunk: string) => void;
 }
 
 /**
@@ -43,7 +45,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       signal,
       dieWithParent: true,
       onOutput: (chunk) => {
-        log = log.then(() => appendFile(logPath, redact(chunk)));
+        const masked = redact(chunk);
+        options.onOutput?.(brief.id, masked);
+        log = log.then(() => appendFile(logPath, masked));
       },
     });
     await log.catch(() => undefined);

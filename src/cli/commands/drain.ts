@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatProblems } from "../../core/brief/brief.js";
 import { parseDuration } from "../../core/brief/duration.js";
+import { parseDurationMs } from "../../core/verify/parse-duration-ms.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
 import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import { Engine } from "../../core/engine/engine.js";
 import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { teeJournal } from "../../core/journal/tee-journal.js";
-import { traceLine } from "../../core/journal/trace-line.js";
 import { POLICY_NAMES, policyByName } from "../../core/queue/queue-policy.js";
 import { done } from "../../core/stop/stop.js";
 import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
@@ -22,10 +22,12 @@ import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import type { EarlierLand } from "../drain-report.js";
+import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
+import { argsErrorMessage, usageError as commandUsageError } from "../usage-error.js";
 
 const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --dry-run) [--policy P] [--state DIR] [--lease DUR]
-                   [--attempts N] [--backoff DUR] [--holder NAME]
+                   [--attempts N] [--backoff DUR] [--holder NAME] [--quiet]
 
 Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
 the state folder. Prints one line per event and writes the journal to <state>/journal.jsonl.
@@ -42,6 +44,10 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --attempts N     attempts before a transient failure goes to a human (default: ${ENGINE_DEFAULTS.maxAttempts})
   --backoff DUR    delay before the first retry, doubling after (default: 1s)
   --holder NAME    claim holder name (default: drain-<pid>-<random>)
+  --quiet          do not show workers' output (it is still in <state>/runs/<item>.e<epoch>/output.log)
+
+Each worker's output is shown as it runs, every line prefixed with its item: [item] line.
+The drain ends with a summary: how many ran, ok, failed, need a human, where the logs are, what next.
 
 Ctrl-C (or SIGTERM) stops the workers and releases their items for the next drain at once.
 
@@ -64,12 +70,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         attempts: { type: "string" },
         backoff: { type: "string", default: "1s" },
         holder: { type: "string" },
+        quiet: { type: "boolean", default: false },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (err) {
-    return usageError(io, err instanceof Error ? err.message : String(err));
+    return usageError(io, argsErrorMessage(err));
   }
   const pool = values.pool === undefined ? ENGINE_DEFAULTS.pool : Number(values.pool);
   if (!Number.isInteger(pool) || pool < 1) return usageError(io, `--pool must be a whole number above 0, got '${values.pool}'`);
@@ -79,8 +86,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (policy === undefined) return usageError(io, `--policy must be one of ${POLICY_NAMES.join(", ")}, got '${values.policy}'`);
   const lease = parseDuration(values.lease);
   if (lease === undefined || lease < 1) return usageError(io, `--lease must be a duration such as 90s, 5m, got '${values.lease}'`);
-  const backoff = parseDuration(values.backoff);
-  if (backoff === undefined) return usageError(io, `--backoff must be a duration such as 1s, 30s, got '${values.backoff}'`);
+  // The verify parser, which also takes `ms`, until the two duration parsers become one.
+  const backoffMs = parseDurationMs(values.backoff);
+  if (backoffMs === undefined) return usageError(io, `--backoff must be a duration such as 100ms, 1s, 30s, got '${values.backoff}'`);
   const dryRun = values["dry-run"];
   if (dryRun === (values.run !== undefined)) return usageError(io, dryRun ? "give --run CMD or --dry-run, not both" : "give --run CMD (a worker command) or --dry-run");
   const briefsDir = resolve(io.cwd, values.briefs);
@@ -89,13 +97,23 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const secrets = secretValues(io.env);
   const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
-  const trace: Journal = { append: (event) => io.stdout.write(`${traceLine(event)}\n`) };
-  const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets), trace);
+  const journalPath = resolve(stateDir, "journal.jsonl");
+  const earlier = dryRun ? new Map<string, EarlierLand>() : earlierLands(await readFile(journalPath, "utf8").catch(() => ""));
+  const tally = new DrainTally();
+  const output = prefixedOutput((text) => io.stdout.write(text));
+  const trace: Journal = {
+    append: (event) => {
+      tally.observe(event);
+      if (event.event === "LAND") output.flush(event.item);
+      io.stdout.write(`${drainLine(event, earlier)}\n`);
+    },
+  };
+  const journal = dryRun ? trace : teeJournal(new FileJournal(journalPath, secrets), trace);
   const store = dryRun ? new MemoryClaimStore() : new FileClaimStore(stateDir);
   const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
-    : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets });
+    : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, ...(values.quiet ? {} : { onOutput: output.chunk }) });
   const loop = new BriefFolderLoop({
     briefsDir,
     dispatcher,
@@ -108,7 +126,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     pool,
     leaseMs: lease * 1000,
     maxAttempts: attempts,
-    backoffMs: exponentialBackoff(backoff * 1000, 5 * 60_000),
+    backoffMs: exponentialBackoff(backoffMs, 5 * 60_000),
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
   });
@@ -135,15 +153,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
 
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
-  for (const [id, s] of notOk) io.stderr.write(`${id}: ${s.status}: ${s.summary}\n`);
-  for (const id of loop.invalid) io.stderr.write(`${id}: invalid brief\n`);
+  const shown = (path: string): string => relative(io.cwd, path) || ".";
+  const rerun = dryRun ? "bosun drain --dry-run" : "bosun drain --run ...";
+  const lines = tally.summary({ items: summary.items, invalid: loop.invalid, ...(dryRun ? {} : { runsDir: shown(resolve(stateDir, "runs")), journal: shown(journalPath) }), rerun, dryRun });
+  io.stdout.write(`${lines.join("\n")}\n`);
   return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
 }
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`bosun drain: ${message}\n\n${usage}\n`);
-  return EXIT_USAGE;
-}
+const usageError = (io: CliIo, message: string): number => commandUsageError(io, "drain", message);
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

@@ -18,6 +18,7 @@ import { renderGateText } from "../../core/gate/render-gate-report.js";
 import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mechanical-checks.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 import { reviewFromEnv } from "./gate-review.js";
 
 const usage = `Usage: bosun gate --brief FILE [--base REF] [--head REF] [options]
@@ -61,12 +62,10 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
       options: { brief: { type: "string" }, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, "no-acceptance": { type: "boolean" } },
     }).values;
   } catch (err) {
-    io.stderr.write(`bosun gate: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "gate", argsErrorMessage(err));
   }
   if (values.brief === undefined) {
-    io.stderr.write(`bosun gate: --brief FILE is required\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "gate", "--brief FILE is required");
   }
   const file = resolve(io.cwd, values.brief);
   let text: string;
