@@ -5,6 +5,7 @@ import type { BriefResult } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
 import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
 import { argsErrorMessage, usageError } from "../usage-error.js";
@@ -53,7 +54,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     result = parseBriefYaml(text, { name: file, defaultId: parsed.values.id ?? basename(file).replace(/\.ya?ml$/, "") });
   }
   if (!result.ok) {
-    io.stderr.write(`${formatProblems(result.problems)}\n`);
+    io.stderr.write(`${terminalText(formatProblems(result.problems))}\n`);
     return 1;
   }
   io.stdout.write(`${JSON.stringify({ brief: result.brief, hash: briefHash(result.brief) }, null, 2)}\n`);

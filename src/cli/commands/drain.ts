@@ -21,6 +21,7 @@ import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import type { EarlierLand } from "../drain-report.js";
 import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
@@ -118,7 +119,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     briefsDir,
     dispatcher,
     ...(dryRun ? {} : { resultsDir: resolve(stateDir, "results") }),
-    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(formatProblems(folder.problems))}\n`),
+    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(terminalText(formatProblems(folder.problems)))}\n`),
   });
 
   const engine = new Engine(loop, claims, systemClock, journal, {

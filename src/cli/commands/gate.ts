@@ -16,6 +16,7 @@ import { DEFAULT_GATE_CONFIG } from "../../core/gate/gate-config.js";
 import { gateReport } from "../../core/gate/gate-report.js";
 import { renderGateText } from "../../core/gate/render-gate-report.js";
 import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mechanical-checks.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
 import { argsErrorMessage, usageError } from "../usage-error.js";
@@ -77,7 +78,7 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
   }
   const parsed = parseBriefYaml(text, { name: values.brief, defaultId: basename(file, extname(file)) });
   if (!parsed.ok) {
-    io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${formatProblems(parsed.problems)}\n`);
+    io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${terminalText(formatProblems(parsed.problems))}\n`);
     return GATE_EXIT["could-not-check"];
   }
   const brief = parsed.brief;

@@ -45,7 +45,11 @@ export const BRIEF_DEFAULTS = {
   tier: "standard",
 } as const;
 
-/** Renders problems one a line, `source: field: message`, as the CLI and comments show them. */
+/**
+ * Renders problems one a line, `source: field: message`, as the CLI and comments show them; a
+ * message that already starts with its field is not prefixed with it again
+ * (`x.yml: goal must not be empty`, not `x.yml: goal: goal must not be empty`).
+ */
 export function formatProblems(problems: readonly BriefProblem[]): string {
-  return problems.map((p) => `${p.source}: ${p.field}: ${p.message}`).join("\n");
+  return problems.map((p) => (p.message.startsWith(`${p.field} `) || p.message.endsWith(`: ${p.field}`) ? `${p.source}: ${p.message}` : `${p.source}: ${p.field}: ${p.message}`)).join("\n");
 }
