@@ -31,6 +31,8 @@ export function schedulerDashboardState(input: {
 }): DashboardState {
   const { config, report } = input;
   const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
+  // An item is listed once: in flight, it is not also in its pool's queue.
+  const flying = new Set(report.inFlight.map((f) => f.issue));
   return {
     repo: input.repo,
     generatedAt: input.now,
@@ -40,10 +42,11 @@ export function schedulerDashboardState(input: {
     pools: Object.entries(config.pools).map(([name, pool]) => ({
       name,
       size: pool.size,
-      queue: report.queue.find((q) => q.pool === name)?.items ?? [],
+      queue: (report.queue.find((q) => q.pool === name)?.items ?? []).filter((q) => !flying.has(q.issue)),
       inFlight: report.inFlight.filter((f) => f.pool === name).map((f) => ({ issue: f.issue, title: f.title, holder: f.holder, epoch: f.epoch, leaseUntil: f.leaseUntil })),
     })),
     needsHuman: labelled(config.labels.needsHuman).map((s) => ({ issue: s.issue, title: s.title, reason: "see the Landed section of its Bosun comment" })),
+    held: labelled(config.labels.hold).map((s) => ({ issue: s.issue, title: s.title, reason: "held: see the latest Bosun comment on the issue" })),
     invalid: labelled(config.labels.invalidBrief).map((s) => ({ issue: s.issue, title: s.title, problems: ["see the Bosun comment on the issue"] })),
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),

@@ -99,7 +99,7 @@ export class RepoScheduler {
     const report = await reconcileTick(this.deps(config));
     this.recentEvents.splice(0, Math.max(0, this.recentEvents.length - RECENT_EVENTS));
     const at = this.options.clock.now();
-    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: `#${l.issue}`, ok: l.disposition === "ok", summary: l.summary, at });
+    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: report.inFlight.find((f) => f.issue === l.issue)?.title ?? `#${l.issue}`, ok: l.disposition === "ok", summary: l.summary, at });
     this.recentLands.splice(RECENT_LANDS);
     return report;
   }

@@ -1,4 +1,4 @@
-import type { BriefResult } from "./brief.js";
+import type { BriefProblem, BriefResult } from "./brief.js";
 import type { BriefSource } from "./parse-brief.js";
 import { MAX_BRIEF_BYTES, parseBriefObject, parseBriefYaml } from "./parse-brief.js";
 
@@ -53,7 +53,35 @@ export function parseIssueBody(body: string, source: BriefSource): BriefResult {
     if (value === undefined) continue;
     setPath(data, spec.field, value);
   }
-  return parseBriefObject(data, source);
+  const result = parseBriefObject(data, source);
+  return result.ok ? result : { ok: false, problems: result.problems.map(inFormWords) };
+}
+
+/** The brief issue form's section titles, by the brief field each fills (`.github/ISSUE_TEMPLATE/bosun-brief.yml`). */
+const FORM_TITLES: ReadonlyArray<readonly [field: string, title: string]> = [
+  ...Object.entries(ISSUE_SECTIONS)
+    .filter(([heading]) => heading !== "notes")
+    .map(([heading, spec]) => [spec.field.join("."), heading === "id" ? "ID" : heading.charAt(0).toUpperCase() + heading.slice(1)] as const),
+  // A whole object missing is its required section missing.
+  ["constraints", "Allowed paths"],
+  ["acceptance", "Acceptance command"],
+  ["budget", "Wall clock budget"],
+];
+
+/**
+ * A problem found in a form-filled brief, named as the form names it: the section title, then the
+ * brief field in brackets — `Allowed paths (constraints.paths): this section is required`, not
+ * `constraints: constraints is required`.
+ */
+function inFormWords(p: BriefProblem): BriefProblem {
+  const match = FORM_TITLES.filter(([field]) => p.field === field || p.field.startsWith(`${field}.`)).sort((a, b) => b[0].length - a[0].length)[0];
+  if (match === undefined) return p;
+  const [field, title] = match;
+  // The field a missing object stands for is the one its section fills.
+  const shown = field === "constraints" ? "constraints.paths" : field === "acceptance" ? "acceptance.command" : p.field;
+  let message = p.message.startsWith(`${p.field} `) ? p.message.slice(p.field.length + 1) : p.message;
+  if (message === "is required") message = "this section is required";
+  return { ...p, field: `${title} (${shown})`, message };
 }
 
 function splitSections(text: string): Map<string, string> {

@@ -58,11 +58,11 @@ describe("bosun drain", () => {
     const f = await folder({ good: brief(), bad: "goal: ''\nconstraints: {paths: []}\nsize_cap: -3\nsurprise: 1\n" });
     const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "true"], { cwd: f.dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("bad.yml: goal must not be empty");
+    expect(run.stderr).toContain("bad.yml: goal: must not be empty");
     expect(run.stderr).toContain("bad.yml: constraints.paths:");
-    expect(run.stderr).toContain("bad.yml: acceptance is required");
-    expect(run.stderr).toContain("bad.yml: size_cap must be above 0");
-    expect(run.stderr).toContain("bad.yml: unknown field: surprise");
+    expect(run.stderr).toContain("bad.yml: acceptance: is required");
+    expect(run.stderr).toContain("bad.yml: size_cap: must be above 0");
+    expect(run.stderr).toContain("bad.yml: surprise: unknown field");
     expect(run.stdout).toContain("LAND good ok=true");
     expect(run.stdout).not.toMatch(/CLAIM bad/);
   });
