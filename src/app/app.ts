@@ -6,6 +6,7 @@ import { throttledDashboard } from "./dashboard/throttled-dashboard.js";
 import { APP_DEFAULTS } from "./app-defaults.js";
 import { SnapshotCache } from "./snapshot-cache.js";
 import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
+import { registerDashboardActions } from "./dashboard/register-dashboard-actions.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import { registerIntake } from "./intake/register-intake.js";
 import { createSerializeByKey } from "./intake/serialize-by-key.js";
@@ -68,6 +69,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
       await upsertDashboard(octokit, repo, renderDashboard(await intakeDashboardState(octokit, repo, loaded, now())));
     },
   });
+  registerDashboardActions(app, { config: configLoader, botLogin });
   if (options.scheduler === false) return;
   const scheduler = registerScheduler(app, {
     loadConfig: (octokit, owner, repo) => configLoader.load(octokit as unknown as AppOctokit, { owner, repo }),

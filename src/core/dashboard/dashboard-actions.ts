@@ -62,27 +62,28 @@ export interface ActionLabels {
 }
 
 /**
- * The item's labels after the action, or why the action does not apply to the item as it is now
+ * The labels to add and remove for the action, or why it does not apply to the item as it is now
  * (it already happened, or the item moved on): then nothing is written, which is what makes a
- * repeated webhook harmless.
+ * repeated webhook harmless. Adds and removals, not a new label set, so a label someone else
+ * changes in the same second is not lost, and each change is an event the scheduler ticks on.
  */
-export function planAction(action: DashboardAction, item: { readonly open: boolean; readonly labels: readonly string[] }, L: ActionLabels): { readonly labels: string[] } | { readonly skip: string } {
+export function planAction(action: DashboardAction, item: { readonly open: boolean; readonly labels: readonly string[] }, L: ActionLabels): { readonly add: string[]; readonly remove: string[] } | { readonly skip: string } {
   if (!item.open) return { skip: "the issue is closed" };
   const has = (l: string) => item.labels.includes(l);
-  const without = (...drop: string[]) => item.labels.filter((l) => !drop.includes(l));
   switch (action) {
     case "retry":
       if (!has(L.needsHuman)) return { skip: `it is not labelled ${L.needsHuman}` };
-      return { labels: [...without(L.needsHuman, L.claimed), L.queued] };
+      return { remove: [L.needsHuman], add: has(L.queued) ? [] : [L.queued] };
     case "requeue":
       if (!has(L.done)) return { skip: `it is not labelled ${L.done}` };
-      return { labels: [...without(L.done, L.claimed), L.queued] };
+      return { remove: [L.done], add: has(L.queued) ? [] : [L.queued] };
     case "hold":
-      if (!has(L.queued) || has(L.claimed)) return { skip: has(L.claimed) ? "it is in flight" : `it is not labelled ${L.queued}` };
+      if (has(L.claimed)) return { skip: "it is in flight" };
+      if (!has(L.queued)) return { skip: `it is not labelled ${L.queued}` };
       if (has(L.hold)) return { skip: "it is held already" };
-      return { labels: [...item.labels, L.hold] };
+      return { remove: [], add: [L.hold] };
     case "release":
       if (!has(L.hold)) return { skip: "it is not held" };
-      return { labels: without(L.hold) };
+      return { remove: [L.hold], add: [] };
   }
 }
