@@ -9,6 +9,7 @@ import { runVerification } from "../../core/verify/run-verification.js";
 import type { VerifyClock } from "../../core/verify/run-verification.js";
 import { parseVerifyOptions, VERIFY_DEFAULTS } from "../../core/verify/verify-options.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
+import { humanDuration } from "../human-duration.js";
 import { argsErrorMessage, usageError } from "../usage-error.js";
 
 const usage = `Usage: bosun verify --url URL --expect VALUE [options]
@@ -111,7 +112,7 @@ async function runVerify(args: readonly string[], io: CliIo, deps: VerifyCommand
 
   io.stderr.write(
     `verifying ${shown}: expecting ${config.expected} on ${config.consecutive} consecutive probe(s), ` +
-      `every ${config.intervalMs} ms, for up to ${config.timeoutMs} ms\n`,
+      `every ${humanDuration(config.intervalMs)}, for up to ${humanDuration(config.timeoutMs)}\n`,
   );
   const verdict = await runVerification({
     probe,

@@ -5,6 +5,7 @@ import { BRIEF_DEFAULTS } from "./brief.js";
 import { briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
+import { groupDigits, utf8Length } from "../util/utf8-length.js";
 import { yamlNestingProblem } from "./yaml-depth.js";
 
 /** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
@@ -49,8 +50,10 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
 
 /** Parses a brief from YAML text; YAML syntax errors are reported with their line and column. */
 export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
-  if (text.length > MAX_BRIEF_BYTES) {
-    return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
+  // Bytes, as the file's size is counted: a character can take up to four.
+  const bytes = text.length > MAX_BRIEF_BYTES / 4 ? utf8Length(text) : text.length;
+  if (bytes > MAX_BRIEF_BYTES) {
+    return fail(source, "(file)", `the brief is ${groupDigits(bytes)} bytes; at most ${groupDigits(MAX_BRIEF_BYTES)} are read`);
   }
   const nesting = yamlNestingProblem(text);
   if (nesting !== undefined) return fail(source, "(yaml)", `nested too deeply for a brief: ${nesting}`);

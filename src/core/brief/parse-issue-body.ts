@@ -1,6 +1,7 @@
 import type { BriefProblem, BriefResult } from "./brief.js";
 import type { BriefSource } from "./parse-brief.js";
 import { MAX_BRIEF_BYTES, parseBriefObject, parseBriefYaml } from "./parse-brief.js";
+import { groupDigits, utf8Length } from "../util/utf8-length.js";
 
 type Shape = "text" | "list" | "number" | "code";
 
@@ -35,8 +36,9 @@ const NO_RESPONSE = "_No response_";
  * context for people and are ignored.
  */
 export function parseIssueBody(body: string, source: BriefSource): BriefResult {
-  if (body.length > MAX_BRIEF_BYTES) {
-    return { ok: false, problems: [{ field: "(body)", message: `the issue body is ${body.length} bytes; at most ${MAX_BRIEF_BYTES} are read`, source: source.name }] };
+  const bytes = body.length > MAX_BRIEF_BYTES / 4 ? utf8Length(body) : body.length;
+  if (bytes > MAX_BRIEF_BYTES) {
+    return { ok: false, problems: [{ field: "(body)", message: `the issue body is ${groupDigits(bytes)} bytes; at most ${groupDigits(MAX_BRIEF_BYTES)} are read`, source: source.name }] };
   }
   const text = body.replace(/\r\n?/g, "\n");
   const sections = splitSections(text);
