@@ -23,7 +23,7 @@ async function bosun(args: string[], cwd = process.cwd(), stdin = ""): Promise<{
 const names = Object.keys(commands);
 
 describe("one CLI convention, gh's", () => {
-  it.each(names)("bosun help %s prints what %s --help prints, and exits 0", async (name) => {
+  it.each(names)("bosun help %s prints what the command's --help prints, and exits 0", async (name) => {
     const viaHelp = await bosun(["help", name]);
     const viaFlag = await bosun([name, "--help"]);
     expect(viaHelp.code).toBe(0);
