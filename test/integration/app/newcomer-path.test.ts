@@ -10,9 +10,11 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { startAppServer, type AppServer } from "../../../src/app/server.js";
+import schedule from "../../../src/action/modes/schedule.js";
 import { main } from "../../../src/cli/main.js";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { memoryActionIo } from "../gate/memory-action-io.js";
 import { formBody, testPrivateKey } from "./app-harness.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
@@ -81,5 +83,29 @@ describe("a newcomer following the README", () => {
     expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:queued", "bosun:ready"]);
     const runs = [...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }));
     expect(runs).toEqual([{ item: String(issue.number), epoch: "1" }]);
+  });
+
+  test("path B, the Action alone: a writer's label, then the schedule mode, queues the issue and dispatches it", async () => {
+    fake = await createFakeGitHub({ seed: 18 });
+    fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": readmeConfig() } });
+    fake.addWorkflow("acme/app", { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+    // The app token the docs' schedule workflow mints (an installation's bot), and a writer.
+    fake.addToken("t-app", "bosun[bot]", { permissions: { "acme/app": "write" } });
+    fake.addToken("t-mona", "mona", { permissions: { "acme/app": "write" } });
+    const issue = fake.addIssue("acme/app", { title: "Honor Retry-After", body: formBody(), user: "mona" });
+    await createTestOctokit(fake.url, "t-mona").issues.addLabels({ owner: "acme", repo: "app", issue_number: issue.number, labels: ["bosun:ready"] });
+
+    // The workflow run that `on: issues: [labeled]` starts.
+    const io = memoryActionIo({
+      inputs: { "github-token": "t-app", "bot-login": "bosun[bot]" },
+      eventName: "issues",
+      payload: { action: "labeled", label: { name: "bosun:ready" }, sender: { login: "mona" }, issue: { number: issue.number, body: formBody() }, repository: { default_branch: "main" } },
+      env: { GITHUB_API_URL: fake.url },
+    });
+    await schedule.run(io.io);
+    expect(io.failures).toEqual([]);
+    const repo = fake.repo("acme/app");
+    expect([...repo.comments.values()].some((c) => c.issueNumber === issue.number && c.user === "bosun[bot]" && c.body.includes("sha256:"))).toBe(true);
+    expect([...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }))).toEqual([{ item: String(issue.number), epoch: "1" }]);
   });
 });
