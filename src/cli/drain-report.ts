@@ -68,6 +68,27 @@ export class DrainTally {
    * The lines that end a drain: how many ran, how many ended ok, failed or need a human, where
    * their logs are, and what to run next. `runsDir` is undefined for a dry run (nothing is written).
    */
+  /** The summary as data, for `--json`: counts, then each item that did not end ok, with its log. */
+  summaryJson(input: { items: ReadonlyMap<string, FinalStatus>; invalid: ReadonlySet<string>; runsDir?: string; journal?: string }): Record<string, unknown> {
+    const by = (status: FinalStatus["status"]) => [...input.items].filter(([id, s]) => s.status === status && !this.alreadyDone.has(id) && !input.invalid.has(id));
+    const rows = (status: FinalStatus["status"]) =>
+      by(status).map(([id, s]) => {
+        const epoch = this.ran.get(id);
+        return { item: id, summary: s.summary, ...(input.runsDir === undefined || epoch === undefined ? {} : { log: `${input.runsDir}/${encodeURIComponent(id)}.e${epoch}/output.log` }) };
+      });
+    return {
+      ran: this.ran.size,
+      ok: by("ok").filter(([id]) => this.ran.has(id)).length,
+      failed: rows("refused"),
+      needs_human: rows("needs-human"),
+      blocked: rows("blocked"),
+      not_claimed: rows("denied"),
+      already_done: [...this.alreadyDone],
+      invalid: [...input.invalid],
+      ...(input.journal === undefined ? {} : { journal: input.journal }),
+    };
+  }
+
   summary(input: { items: ReadonlyMap<string, FinalStatus>; invalid: ReadonlySet<string>; runsDir?: string; journal?: string; rerun: string; dryRun?: boolean }): string[] {
     const by = (status: FinalStatus["status"]) => [...input.items].filter(([id, s]) => s.status === status && !this.alreadyDone.has(id) && !input.invalid.has(id));
     const ok = by("ok").filter(([id]) => this.ran.has(id));

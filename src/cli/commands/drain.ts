@@ -12,6 +12,7 @@ import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-op
 import type { Journal } from "../../core/journal/journal-event.js";
 import { teeJournal } from "../../core/journal/tee-journal.js";
 import { POLICY_NAMES, policyByName } from "../../core/queue/queue-policy.js";
+import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { done } from "../../core/stop/stop.js";
 import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
 import type { BriefDispatcher } from "../../adapters/local/brief-folder-loop.js";
@@ -28,7 +29,7 @@ import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-re
 import { argsErrorMessage, usageError as commandUsageError } from "../usage-error.js";
 
 const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --dry-run) [--policy P] [--state DIR] [--lease DUR]
-                   [--attempts N] [--backoff DUR] [--holder NAME] [--quiet]
+                   [--attempts N] [--backoff DUR] [--holder NAME] [--quiet] [--json]
 
 Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
 the state folder. Prints one line per event and writes the journal to <state>/journal.jsonl.
@@ -46,6 +47,8 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --backoff DUR    delay before the first retry, doubling after (default: 1s)
   --holder NAME    claim holder name (default: drain-<pid>-<random>)
   --quiet          do not show workers' output (it is still in <state>/runs/<item>.e<epoch>/output.log)
+  --json           stdout as JSON lines: each event as the journal writes it, then {"summary": {...}};
+                   workers' output goes to stderr
 
 Each worker's output is shown as it runs, every line prefixed with its item: [item] line.
 The drain ends with a summary: how many ran, ok, failed, need a human, where the logs are, what next.
@@ -72,6 +75,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         backoff: { type: "string", default: "1s" },
         holder: { type: "string" },
         quiet: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -101,12 +105,16 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const journalPath = resolve(stateDir, "journal.jsonl");
   const earlier = dryRun ? new Map<string, EarlierLand>() : earlierLands(await readFile(journalPath, "utf8").catch(() => ""));
   const tally = new DrainTally();
-  const output = prefixedOutput((text) => io.stdout.write(text));
+  const asJson = values.json;
+  // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
+  // worker output goes to stderr.
+  const output = prefixedOutput((text) => (asJson ? io.stderr : io.stdout).write(text));
   const trace: Journal = {
     append: (event) => {
       tally.observe(event);
       if (event.event === "LAND") output.flush(event.item);
-      io.stdout.write(`${drainLine(event, earlier)}\n`);
+      // Masked as the journal file is: a stop reason or evidence line can quote the environment.
+      io.stdout.write(`${redactSecrets(asJson ? JSON.stringify(event) : drainLine(event, earlier), secrets)}\n`);
     },
   };
   const journal = dryRun ? trace : teeJournal(new FileJournal(journalPath, secrets), trace);
@@ -156,8 +164,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
   const shown = (path: string): string => relative(io.cwd, path) || ".";
   const rerun = dryRun ? "bosun drain --dry-run" : "bosun drain --run ...";
-  const lines = tally.summary({ items: summary.items, invalid: loop.invalid, ...(dryRun ? {} : { runsDir: shown(resolve(stateDir, "runs")), journal: shown(journalPath) }), rerun, dryRun });
-  io.stdout.write(`${lines.join("\n")}\n`);
+  const where = dryRun ? {} : { runsDir: shown(resolve(stateDir, "runs")), journal: shown(journalPath) };
+  // Summaries quote the workers' stops, which can quote the environment: masked like the journal.
+  const text = asJson ? JSON.stringify({ summary: tally.summaryJson({ items: summary.items, invalid: loop.invalid, ...where }) }) : tally.summary({ items: summary.items, invalid: loop.invalid, ...where, rerun, dryRun }).join("\n");
+  io.stdout.write(`${redactSecrets(text, secrets)}\n`);
   return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
 }
 

@@ -56,4 +56,19 @@ describe("a drain that says what happened", () => {
     expect(run.stdout).toMatch(/IDLE — stop\nSummary: 1 ran, 1 ok, 0 failed, 0 need a human\.\nNext: run them for real: bosun drain --run CMD/);
     expect(existsSync(join(dir, ".bosun"))).toBe(false);
   });
+
+  it("--json: stdout is JSON lines, each event as the journal has it, then the summary; secrets masked; worker output on stderr", async () => {
+    const dir = await folder(["good", "bad"]);
+    const secret = "s3cr3t-token-value";
+    const result = `if [ "$BOSUN_ITEM" = bad ]; then printf '{"kind":"failed","failure":"refuse","reason":"token %s rejected"}' "$MY_TOKEN" > "$BOSUN_RESULT"; fi; echo "out of $BOSUN_ITEM"`;
+    const run = await runBosun(["drain", "--run", result, "--json"], { cwd: dir, env: { MY_TOKEN: secret } });
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const journal = (await readFile(join(dir, ".bosun/journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.slice(0, -1)).toEqual(journal);
+    expect(lines.at(-1)).toEqual({ summary: { ran: 2, ok: 1, failed: [{ item: "bad", summary: "failed/refuse: token *** rejected", log: ".bosun/runs/bad.e1/output.log" }], needs_human: [], blocked: [], not_claimed: [], already_done: [], invalid: [], journal: ".bosun/journal.jsonl" } });
+    expect(run.stdout).not.toContain(secret);
+    expect(run.stderr).toContain("[good] out of good");
+  });
 });
+
