@@ -1,4 +1,5 @@
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
+import { createOctokit } from "../adapters/github/create-octokit.js";
 import { systemClock } from "../adapters/local/system-clock.js";
 import type { BosunConfig } from "../core/config/bosun-config.js";
 import { traceLine } from "../core/journal/trace-line.js";
@@ -13,7 +14,7 @@ function copilotClient(io: ActionIo): { copilot?: Octokit } {
   const token = io.input("copilot-token").trim();
   if (token === "") return {};
   io.setSecret(token);
-  return { copilot: new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" }) };
+  return { copilot: createOctokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" }) };
 }
 
 /**
@@ -24,7 +25,7 @@ function copilotClient(io: ActionIo): { copilot?: Octokit } {
 export async function actionScheduler(io: ActionIo, mode: string, token: string, holder: string): Promise<{ octokit: Octokit; config: BosunConfig; scheduler: RepoScheduler; snapshots: SnapshotCache } | undefined> {
   io.setSecret(token);
   const { owner, repo } = io.event.repo;
-  const octokit = new Octokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
+  const octokit = createOctokit({ auth: token, baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com" });
   // The app's reader: the default branch's file, a missing one read as the defaults. An Action run
   // keeps no last good configuration, so a broken file fails the step.
   const read = await createConfigLoader({ now: () => Date.now() }).load(octokit as unknown as AppOctokit, { owner, repo });

@@ -12,4 +12,5 @@ export const commands: Readonly<Record<string, () => Promise<CliCommand>>> = {
   stats: async () => (await import("./commands/stats.js")).default,
   replay: async () => (await import("./commands/replay.js")).default,
   trace: async () => (await import("./commands/trace.js")).default,
+  config: async () => (await import("./commands/config.js")).default,
 };

@@ -1,6 +1,7 @@
 import type { CliIo } from "./cli-io.js";
 import { EXIT_USAGE } from "./cli-io.js";
 import { commands } from "./commands.js";
+import { terminalText } from "./terminal-text.js";
 
 const VERSION = "0.1.0";
 
@@ -10,14 +11,19 @@ async function helpText(): Promise<string> {
     const cmd = await load();
     lines.push(`  ${name.padEnd(8)} ${cmd.summary}`);
   }
-  lines.push("", "Run `bosun <command> --help` for a command's options.", "");
+  lines.push("", "Run 'bosun help <command>' (or 'bosun <command> --help') for a command's options.", "--json gives machine-readable output (drain, gate, verify, replay, stats, config check; brief check and trace print JSON always).", "");
   return lines.join("\n");
 }
+
+const unknown = (io: CliIo, name: string): number => {
+  io.stderr.write(`bosun: unknown command '${terminalText(name)}'\nRun 'bosun help' for the commands.\n`);
+  return EXIT_USAGE;
+};
 
 /** The `bosun` command: picks the subcommand and returns the process exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined || name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
     io.stdout.write(await helpText());
     return name === undefined ? EXIT_USAGE : 0;
   }
@@ -25,11 +31,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const load = commands[name];
-  if (load === undefined) {
-    io.stderr.write(`bosun: unknown command '${name}'\n\n${await helpText()}`);
-    return EXIT_USAGE;
+  // `bosun help drain`, as gh does: the command's own help.
+  if (name === "help") {
+    const [topic, ...extra] = rest;
+    const load = topic === undefined ? undefined : commands[topic];
+    if (load === undefined || extra.length > 0) return unknown(io, rest.join(" "));
+    io.stdout.write(`${(await load()).usage}\n`);
+    return 0;
   }
+  const load = commands[name];
+  if (load === undefined) return unknown(io, name);
   const cmd = await load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout.write(`${cmd.usage}\n`);

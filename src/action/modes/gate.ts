@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "../../adapters/github/create-octokit.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import type { AcceptanceResult } from "../acceptance-result.js";
 import { readAcceptanceResult } from "../acceptance-result.js";
@@ -38,7 +38,7 @@ export function createGateMode(deps: GateModeDeps = {}): ActionMode {
       const baseUrl = io.env["GITHUB_API_URL"] ?? "https://api.github.com";
       const github = createOctokitGateGitHub({ token, ...io.event.repo, baseUrl });
       // A fork's workflow_run lists no pull request: find it from the run's head SHA through the API.
-      const judged = await withRunPullRequests(canonicalGateIo(io, inputs), octokitPullsOfCommit(new Octokit({ auth: token, baseUrl, userAgent: "bosun-gate" }), io.event.repo));
+      const judged = await withRunPullRequests(canonicalGateIo(io, inputs), octokitPullsOfCommit(createOctokit({ auth: token, baseUrl, userAgent: "bosun-gate" }), io.event.repo));
       await runGateAction(judged, {
         github: { ...github, ...redactingWriter(github, secrets) },
         // The command sees the allowlisted environment only, whatever the caller computed.

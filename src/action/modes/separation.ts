@@ -1,4 +1,4 @@
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "../../adapters/github/create-octokit.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { integerInput, tokenInput } from "../action-inputs.js";
 import { failOnInputError } from "../fail-on-input-error.js";
@@ -20,7 +20,7 @@ const separationMode: ActionMode = {
     io.setSecret(token);
     const baseUrl = io.env["GITHUB_API_URL"] ?? "https://api.github.com";
     // Reviews reach this trusted workflow through a relay (workflow_run): pull_request_review runs the PR's own workflow file.
-    const relayed = await relayedPullRequest(io, octokitPullsOfCommit(new Octokit({ auth: token, baseUrl, userAgent: "bosun-separation" }), io.event.repo));
+    const relayed = await relayedPullRequest(io, octokitPullsOfCommit(createOctokit({ auth: token, baseUrl, userAgent: "bosun-separation" }), io.event.repo));
     if (!relayed.ok) {
       io.log.info(`bosun separation: ${relayed.reason}; nothing to do`);
       return;

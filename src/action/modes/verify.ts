@@ -1,4 +1,4 @@
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "../../adapters/github/create-octokit.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { tokenInput } from "../action-inputs.js";
 import { createVerifyProbe } from "../../adapters/create-verify-probe.js";
@@ -19,7 +19,7 @@ const verifyMode: ActionMode = {
       return;
     }
     io.setSecret(token);
-    const octokit = new Octokit({
+    const octokit = createOctokit({
       auth: token,
       baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com",
       userAgent: "bosun-verify",

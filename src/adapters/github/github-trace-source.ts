@@ -1,4 +1,4 @@
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "./create-octokit.js";
 import type { GithubTimelineEvent, GithubTraceRecord } from "../../core/replay/github-timeline-record.js";
 import { githubTimelineRecord } from "../../core/replay/github-timeline-record.js";
 
@@ -27,7 +27,7 @@ const labelName = (l: string | { name?: string | null } | null | undefined): str
  * secondary rate limits. Errors propagate: a half-read history is not a trace.
  */
 export async function readGithubTrace(options: GithubTraceOptions): Promise<GithubTraceResult> {
-  const octokit = new Octokit({
+  const octokit = createOctokit({
     baseUrl: options.baseUrl,
     ...(options.token === undefined ? {} : { auth: options.token }),
     ...(options.fetch === undefined ? {} : { request: { fetch: options.fetch } }),

@@ -1,4 +1,4 @@
-import { Octokit } from "@octokit/rest";
+import { createOctokit } from "./create-octokit.js";
 import type { CheckRunWriter, GateReader } from "../../action/gate/gate-github.js";
 import type { RepoReader, SeparationReader, StatusWriter } from "../../action/separation/separation-github.js";
 import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
@@ -21,7 +21,7 @@ export type GateGitHub = GateReader & CheckRunWriter & SeparationReader & RepoRe
 
 /** Builds the Octokit adapter; every read paginates and every error propagates (modes fail closed). */
 export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub {
-  const octokit = new Octokit({ auth: options.token, baseUrl: options.baseUrl, ...(options.fetch === undefined ? {} : { request: { fetch: options.fetch } }) });
+  const octokit = createOctokit({ auth: options.token, baseUrl: options.baseUrl, ...(options.fetch === undefined ? {} : { request: { fetch: options.fetch } }) });
   const where = { owner: options.owner, repo: options.repo };
   const user = (u: { login: string } | null | undefined) => u?.login ?? "ghost";
   return {

@@ -25,6 +25,8 @@ export interface ProcessDispatcherOptions {
    * must stop, because the claims and attempt counts that keep work from running twice live there.
    */
   readonly onFault?: (message: string) => void;
+  /** Each piece of a worker's output as it arrives, secrets masked (the drain shows it per item). */
+  readonly onOutput?: (item: string, chunk: string) => void;
 }
 
 /** The most of a result file that is read: a stop is a small JSON object. */
@@ -72,7 +74,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       signal,
       dieWithParent: true,
       onOutput: (chunk) => {
-        log = log.then(() => appendFile(logPath, redact(chunk)));
+        const masked = redact(chunk);
+        options.onOutput?.(brief.id, masked);
+        log = log.then(() => appendFile(logPath, masked));
       },
     });
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));

@@ -1,5 +1,5 @@
 import type { Band } from "../../core/brief/brief.js";
-import { BRIEF_DEFAULTS } from "../../core/brief/brief.js";
+import { BRIEF_DEFAULTS, problemText } from "../../core/brief/brief.js";
 import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
 import { DASHBOARD_MARKER, type DashboardState } from "../../core/dashboard/dashboard-state.js";
 import { issueFacts } from "../../core/intake/issue-facts.js";
@@ -60,13 +60,11 @@ export async function intakeDashboardState(octokit: AppOctokit, repo: RepoRef, l
         .map((x) => ({ issue: x.issue.number, title: x.issue.title, band: x.item.band, reason: policy.explain(x.item, now) })),
       inFlight: [],
     })),
-    needsHuman: [
-      ...held.map((i) => ({ issue: i.number, title: i.title, reason: `held: edited after approval; a writer re-approves with ${L.ready}` })),
-      ...needsHuman.map((i) => ({ issue: i.number, title: i.title, reason: `labelled ${L.needsHuman}: see the latest Bosun comment` })),
-    ],
+    needsHuman: needsHuman.map((i) => ({ issue: i.number, title: i.title, reason: `labelled ${L.needsHuman}: see the latest Bosun comment` })),
+    held: held.map((i) => ({ issue: i.number, title: i.title, reason: `held: see the latest Bosun comment; a writer re-approves the edited text with ${L.ready}, or releases the approved one here` })),
     invalid: invalid.map((i) => {
       const parsed = parseIssueBody(i.body, { name: `issue #${i.number}`, defaultId: String(i.number) });
-      return { issue: i.number, title: i.title, problems: parsed.ok ? ["valid now: re-approve to queue it"] : parsed.problems.map((p) => `${p.field}: ${p.message}`) };
+      return { issue: i.number, title: i.title, problems: parsed.ok ? ["valid now: re-approve to queue it"] : parsed.problems.map(problemText) };
     }),
     recentLands: [],
   };

@@ -12,6 +12,8 @@ export interface RecentLand {
   readonly issue: number;
   readonly title: string;
   readonly ok: boolean;
+  /** What the landing did with the item; `human` and `refuse` leave it to a person. */
+  readonly disposition?: "ok" | "retry" | "refuse" | "human";
   readonly summary: string;
   readonly at: number;
 }
@@ -34,6 +36,8 @@ export function schedulerDashboardState(input: {
 }): DashboardState {
   const { config, report } = input;
   const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
+  // An item is listed once: in flight, it is not also in its pool's queue.
+  const flying = new Set(report.inFlight.map((f) => f.issue));
   return {
     repo: input.repo,
     generatedAt: input.now,
@@ -43,16 +47,32 @@ export function schedulerDashboardState(input: {
     pools: Object.entries(config.pools).map(([name, pool]) => ({
       name,
       size: pool.size,
-      queue: report.queue.find((q) => q.pool === name)?.items ?? [],
+      queue: (report.queue.find((q) => q.pool === name)?.items ?? []).filter((q) => !flying.has(q.issue)),
       inFlight: report.inFlight.filter((f) => f.pool === name).map((f) => ({ issue: f.issue, title: f.title, holder: f.holder, epoch: f.epoch, leaseUntil: f.leaseUntil })),
     })),
-    needsHuman: labelled(config.labels.needsHuman).map((s) => ({ issue: s.issue, title: s.title, reason: "see the Landed section of its Bosun comment" })),
+    needsHuman: needsHuman(labelled(config.labels.needsHuman), input.recentLands, new Set([...flying, ...report.skipped.map((s) => s.issue), ...report.queue.flatMap((q) => q.items.map((i) => i.issue))])),
+    held: labelled(config.labels.hold).map((s) => ({ issue: s.issue, title: s.title, reason: "held: see the latest Bosun comment on the issue" })),
     invalid: labelled(config.labels.invalidBrief).map((s) => ({ issue: s.issue, title: s.title, problems: ["see the Bosun comment on the issue"] })),
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
     ...(input.denials === undefined || input.denials.size === 0 ? {} : { denials: Object.fromEntries(input.denials) }),
     ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events, input.gates) }),
   };
+}
+
+/**
+ * Who needs a human: queued items labelled so, and items this process landed to a human (their
+ * landing took them out of the queue listing the tick reads), unless they are back in the queue.
+ */
+function needsHuman(labelled: ReadonlyArray<{ issue: number; title: string }>, lands: readonly RecentLand[], listed: ReadonlySet<number>): DashboardState["needsHuman"] {
+  const rows = labelled.map((s) => ({ issue: s.issue, title: s.title, reason: "see the Landed section of its Bosun comment" }));
+  const shown = new Set(rows.map((r) => r.issue));
+  for (const l of lands) {
+    if ((l.disposition !== "human" && l.disposition !== "refuse") || shown.has(l.issue) || listed.has(l.issue)) continue;
+    shown.add(l.issue);
+    rows.push({ issue: l.issue, title: l.title, reason: l.summary });
+  }
+  return rows;
 }
 
 /**

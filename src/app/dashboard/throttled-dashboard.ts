@@ -20,6 +20,7 @@ export function throttledDashboard(upsert: DashboardUpsert, options: { readonly 
       idle: state.idle,
       problems: state.configProblems.map((p) => `${p.field}: ${p.message}`),
       human: state.needsHuman.map((n) => n.issue),
+      held: (state.held ?? []).map((n) => n.issue),
       invalid: state.invalid.map((n) => n.issue),
     });
     const now = options.now();

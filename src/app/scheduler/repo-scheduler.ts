@@ -1,3 +1,4 @@
+import type { Disposition } from "../../core/stop/stop.js";
 import type { Octokit } from "@octokit/rest";
 import { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import { octokitClaimRefs } from "../../adapters/github/claim-refs-api.js";
@@ -52,7 +53,7 @@ export class RepoScheduler {
   /** The journal events this process wrote for the repository, newest last (bounded), for fleet metrics. */
   readonly recentEvents: JournalEvent[] = [];
   /** The latest lands this process saw, newest first, for the dashboard. */
-  readonly recentLands: Array<{ issue: number; title: string; ok: boolean; summary: string; at: number }> = [];
+  readonly recentLands: Array<{ issue: number; title: string; ok: boolean; disposition: Disposition; summary: string; at: number }> = [];
 
   constructor(
     octokit: Octokit,
@@ -102,7 +103,7 @@ export class RepoScheduler {
     const report = await reconcileTick(this.deps(config));
     this.recentEvents.splice(0, Math.max(0, this.recentEvents.length - RECENT_EVENTS));
     const at = this.options.clock.now();
-    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: `#${l.issue}`, ok: l.disposition === "ok", summary: l.summary, at });
+    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: report.inFlight.find((f) => f.issue === l.issue)?.title ?? `#${l.issue}`, ok: l.disposition === "ok", disposition: l.disposition, summary: l.summary, at });
     this.recentLands.splice(RECENT_LANDS);
     return report;
   }

@@ -6,8 +6,10 @@ import { formatProblems } from "../../core/brief/brief.js";
 import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
 import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
 import { readGuardedYaml } from "../../core/brief/read-guarded-yaml.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 
 const usage = `Usage: bosun brief check FILE|- [--id ID]
 
@@ -43,14 +45,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   try {
     parsed = parseArgs({ args: [...args], options: { id: { type: "string" } }, allowPositionals: true, strict: true });
   } catch (err) {
-    io.stderr.write(`bosun brief: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "brief", argsErrorMessage(err));
   }
   const [sub, file, ...extra] = parsed.positionals;
-  if (sub !== "check" || file === undefined || extra.length > 0) {
-    io.stderr.write(`${usage}\n`);
-    return EXIT_USAGE;
-  }
+  if (sub !== "check") return usageError(io, "brief", sub === undefined ? "say what to do: bosun brief check FILE|-" : `unknown subcommand '${sub}' (the one there is: check)`);
+  if (file === undefined) return usageError(io, "brief", "check needs a FILE, or - to read stdin");
+  if (extra.length > 0) return usageError(io, "brief", `one brief at a time, got also '${extra.join(" ")}'`);
   let result: BriefResult;
   if (file === "-") {
     const text = await readStdin(io.stdin);
@@ -67,7 +67,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     result = parseBriefYaml(text, { name: file, defaultId: parsed.values.id ?? basename(file).replace(/\.ya?ml$/, "") });
   }
   if (!result.ok) {
-    io.stderr.write(`${formatProblems(result.problems)}\n`);
+    io.stderr.write(`${terminalText(formatProblems(result.problems))}\n`);
     return 1;
   }
   io.stdout.write(`${JSON.stringify({ brief: result.brief, hash: briefHash(result.brief) }, null, 2)}\n`);

@@ -1,18 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Brief } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { parseDuration } from "../../core/brief/duration.js";
+import { parseDurationMs } from "../../core/brief/duration.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
 import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import { Engine } from "../../core/engine/engine.js";
 import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { teeJournal } from "../../core/journal/tee-journal.js";
-import { traceLine } from "../../core/journal/trace-line.js";
 import { POLICY_NAMES, policyByName } from "../../core/queue/queue-policy.js";
+import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { done } from "../../core/stop/stop.js";
 import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
 import type { BriefDispatcher } from "../../adapters/local/brief-folder-loop.js";
@@ -26,11 +27,14 @@ import { PRESETS, agentByName } from "../../core/agents/presets.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import type { EarlierLand } from "../drain-report.js";
+import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
+import { argsErrorMessage, usageError as commandUsageError } from "../usage-error.js";
 
 const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --agent NAME | --dry-run) [--policy P] [--state DIR] [--lease DUR]
-                   [--attempts N] [--backoff DUR] [--holder NAME]
+                   [--attempts N] [--backoff DUR] [--holder NAME] [--quiet] [--json]
 
 Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
 the state folder. Prints one line per event and writes the journal to <state>/journal.jsonl.
@@ -50,6 +54,12 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --attempts N     attempts before a transient failure goes to a human (default: ${ENGINE_DEFAULTS.maxAttempts})
   --backoff DUR    delay before the first retry, doubling after (default: 1s)
   --holder NAME    claim holder name (default: drain-<pid>-<random>)
+  --quiet          do not show workers' output (it is still in <state>/runs/<item>.e<epoch>/output.log)
+  --json           stdout as JSON lines: each event as the journal writes it, then {"summary": {...}};
+                   workers' output goes to stderr
+
+Each worker's output is shown as it runs, every line prefixed with its item: [item] line.
+The drain ends with a summary: how many ran, ok, failed, need a human, where the logs are, what next.
 
 Ctrl-C (or SIGTERM) stops the workers and releases their items for the next drain at once.
 
@@ -73,12 +83,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         attempts: { type: "string" },
         backoff: { type: "string", default: "1s" },
         holder: { type: "string" },
+        quiet: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (err) {
-    return usageError(io, err instanceof Error ? err.message : String(err));
+    return usageError(io, argsErrorMessage(err));
   }
   const pool = values.pool === undefined ? ENGINE_DEFAULTS.pool : Number(values.pool);
   if (!Number.isInteger(pool) || pool < 1) return usageError(io, `--pool must be a whole number above 0, got '${values.pool}'`);
@@ -88,8 +100,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (policy === undefined) return usageError(io, `--policy must be one of ${POLICY_NAMES.join(", ")}, got '${values.policy}'`);
   const lease = parseDuration(values.lease);
   if (lease === undefined || lease < 1) return usageError(io, `--lease must be a duration such as 90s, 5m, got '${values.lease}'`);
-  const backoff = parseDuration(values.backoff);
-  if (backoff === undefined) return usageError(io, `--backoff must be a duration such as 1s, 30s, got '${values.backoff}'`);
+  // The one duration parser, in milliseconds (`100ms` is a backoff too).
+  const backoffMs = parseDurationMs(values.backoff);
+  if (backoffMs === undefined) return usageError(io, `--backoff must be a duration such as 100ms, 1s, 30s, got '${values.backoff}'`);
   const dryRun = values["dry-run"];
   // --agent NAME: a preset; `--agent command` is --run CMD by another name.
   const agent = values.agent === undefined ? undefined : agentByName(values.agent);
@@ -113,21 +126,35 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     fault ??= message;
     stopper.engine?.stop(`fault: ${message}`);
   };
-  const trace: Journal = { append: (event) => io.stdout.write(`${traceLine(event)}\n`) };
-  const journal = dryRun ? trace : teeJournal(new FileJournal(resolve(stateDir, "journal.jsonl"), secrets, onFault), trace);
+  const journalPath = resolve(stateDir, "journal.jsonl");
+  const earlier = dryRun ? new Map<string, EarlierLand>() : earlierLands(await readFile(journalPath, "utf8").catch(() => ""));
+  const tally = new DrainTally();
+  const asJson = values.json;
+  // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
+  // worker output goes to stderr.
+  const output = prefixedOutput((text) => (asJson ? io.stderr : io.stdout).write(text));
+  const trace: Journal = {
+    append: (event) => {
+      tally.observe(event);
+      if (event.event === "LAND") output.flush(event.item);
+      // Masked as the journal file is: a stop reason or evidence line can quote the environment.
+      io.stdout.write(`${redactSecrets(asJson ? JSON.stringify(event) : drainLine(event, earlier), secrets)}\n`);
+    },
+  };
+  const journal = dryRun ? trace : teeJournal(new FileJournal(journalPath, secrets, onFault), trace);
   const store = dryRun ? new MemoryClaimStore() : new FaultReportingClaimStore(new FileClaimStore(stateDir), onFault);
   const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
     : preset !== undefined
       ? agentDispatcher({ preset, stateDir, cwd: io.cwd, env: io.env, secrets })
-      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, onFault });
+      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, onFault, ...(values.quiet ? {} : { onOutput: output.chunk }) });
   const loop = new BriefFolderLoop({
     briefsDir,
     dispatcher,
     ...(dryRun ? {} : { resultsDir: resolve(stateDir, "results") }),
     onFault,
-    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(formatProblems(folder.problems))}\n`),
+    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(terminalText(formatProblems(folder.problems)))}\n`),
   });
 
   const engine = new Engine(loop, claims, systemClock, journal, {
@@ -135,7 +162,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     pool,
     leaseMs: lease * 1000,
     maxAttempts: attempts,
-    backoffMs: exponentialBackoff(backoff * 1000, 5 * 60_000),
+    backoffMs: exponentialBackoff(backoffMs, 5 * 60_000),
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
   });
@@ -167,16 +194,17 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
 
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
-  for (const [id, s] of notOk) io.stderr.write(`${id}: ${s.status}: ${s.summary}\n`);
-  for (const id of loop.invalid) io.stderr.write(`${id}: invalid brief\n`);
-  for (const id of loop.removed) io.stderr.write(`${id}: removed from the briefs folder before it ran: not run\n`);
+  for (const id of loop.removed) io.stderr.write(`${terminalText(id)}: removed from the briefs folder before it ran: not run\n`);
+  const shown = (path: string): string => relative(io.cwd, path) || ".";
+  const rerun = dryRun ? "bosun drain --dry-run" : "bosun drain --run ...";
+  const where = dryRun ? {} : { runsDir: shown(resolve(stateDir, "runs")), journal: shown(journalPath) };
+  // Summaries quote the workers' stops, which can quote the environment: masked like the journal.
+  const text = asJson ? JSON.stringify({ summary: tally.summaryJson({ items: summary.items, invalid: loop.invalid, ...where }) }) : tally.summary({ items: summary.items, invalid: loop.invalid, ...where, rerun, dryRun }).join("\n");
+  io.stdout.write(`${redactSecrets(text, secrets)}\n`);
   return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
 }
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`bosun drain: ${message}\n\n${usage}\n`);
-  return EXIT_USAGE;
-}
+const usageError = (io: CliIo, message: string): number => commandUsageError(io, "drain", message);
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

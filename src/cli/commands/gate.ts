@@ -17,8 +17,10 @@ import { DEFAULT_GATE_CONFIG } from "../../core/gate/gate-config.js";
 import { gateReport } from "../../core/gate/gate-report.js";
 import { renderGateText } from "../../core/gate/render-gate-report.js";
 import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mechanical-checks.js";
+import { terminalText } from "../terminal-text.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 import { reviewFromEnv } from "./gate-review.js";
 
 const usage = `Usage: bosun gate --brief FILE [--base REF] [--head REF] [options]
@@ -65,12 +67,10 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
       options: { brief: { type: "string" }, base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, "no-acceptance": { type: "boolean" }, state: { type: "string" } },
     }).values;
   } catch (err) {
-    io.stderr.write(`bosun gate: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "gate", argsErrorMessage(err));
   }
   if (values.brief === undefined) {
-    io.stderr.write(`bosun gate: --brief FILE is required\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "gate", "--brief FILE is required");
   }
   const file = resolve(io.cwd, values.brief);
   let text: string;
@@ -82,7 +82,7 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
   }
   const parsed = parseBriefYaml(text, { name: values.brief, defaultId: basename(file, extname(file)) });
   if (!parsed.ok) {
-    io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${formatProblems(parsed.problems)}\n`);
+    io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${terminalText(formatProblems(parsed.problems))}\n`);
     return GATE_EXIT["could-not-check"];
   }
   const brief = parsed.brief;

@@ -13,7 +13,7 @@ import { REPLAY_POLICY_NAMES } from "../../core/replay/replay-policies.js";
 import { runReplay } from "../../core/replay/run-replay.js";
 import type { ImportResult } from "../../core/replay/trace.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 import { progressBar } from "../progress-bar.js";
 
 const DEFAULT_WORKERS = 8;
@@ -38,8 +38,7 @@ TRACE       a beads CSV (work or events-claim), a beads issues.jsonl, a Bosun jo
 Exit: 0 · 2 usage error (including a trace file that cannot be read)`;
 
 const fail = (io: CliIo, message: string): number => {
-  io.stderr.write(`bosun replay: ${message}\n\n${usage}\n`);
-  return EXIT_USAGE;
+  return usageError(io, "replay", message);
 };
 
 const positiveInt = (s: string): number | undefined => (/^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined);
@@ -53,6 +52,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         policy: { type: "string" },
         workers: { type: "string" },
         format: { type: "string" },
+        json: { type: "boolean" },
         out: { type: "string" },
         seed: { type: "string" },
         "lead-scale": { type: "string" },
@@ -62,7 +62,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       strict: true,
     });
   } catch (err) {
-    return fail(io, err instanceof Error ? err.message : String(err));
+    return fail(io, argsErrorMessage(err));
   }
   const v = parsed.values;
   const files = parsed.positionals;
@@ -72,7 +72,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (policies.length === 0 || unknown.length > 0) return fail(io, `unknown policy ${unknown.join(", ") || "(none given)"}; known: ${REPLAY_POLICY_NAMES.join(", ")}`);
   const workers = v.workers === undefined ? DEFAULT_WORKERS : positiveInt(v.workers);
   if (workers === undefined) return fail(io, `--workers must be a positive integer, not '${v.workers}'`);
-  const format = v.format ?? "table";
+  // --json is the flag every command shares; --format json stays as its alias.
+  if (v.json === true && v.format !== undefined && v.format !== "json") return fail(io, `--json and --format ${v.format} disagree; give one`);
+  const format = v.json === true ? "json" : (v.format ?? "table");
   if (format !== "table" && format !== "json" && format !== "html") return fail(io, `--format must be table, json or html, not '${format}'`);
   const seed = v.seed === undefined ? 1 : /^\d+$/.test(v.seed) ? Number(v.seed) : undefined;
   if (seed === undefined) return fail(io, `--seed must be a non-negative integer, not '${v.seed}'`);

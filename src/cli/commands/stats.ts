@@ -6,7 +6,7 @@ import type { MetricsWindow } from "../../core/metrics/fleet-metrics.js";
 import { parseWindowBound } from "../../core/metrics/parse-window-bound.js";
 import { renderFleetMetrics } from "../../core/metrics/render-fleet-metrics.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 
 const DEFAULT_JOURNAL = ".bosun/journal.jsonl";
 const MAX_PROBLEMS_SHOWN = 20;
@@ -26,20 +26,23 @@ Exit: 0 · 1 the journal cannot be read · 2 usage error`;
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const fail = (message: string) => {
-    io.stderr.write(`bosun stats: ${message}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "stats", message);
   };
   let values;
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { journal: { type: "string" }, since: { type: "string" }, until: { type: "string" }, format: { type: "string", default: "table" } },
+      options: { journal: { type: "string" }, since: { type: "string" }, until: { type: "string" }, format: { type: "string" }, json: { type: "boolean" } },
       allowPositionals: false,
       strict: true,
     }));
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return fail(argsErrorMessage(err));
   }
+  // --json is the flag every command shares; --format json stays as its alias.
+  if (values.json === true && values.format !== undefined && values.format !== "json") return fail(`--json and --format ${values.format} disagree; give one`);
+  if (values.json === true) values.format = "json";
+  values.format ??= "table";
   if (values.format !== "table" && values.format !== "json") return fail(`--format must be table or json, not '${values.format}'`);
   const window: { -readonly [K in keyof MetricsWindow]: MetricsWindow[K] } = {};
   for (const bound of ["since", "until"] as const) {

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { readGithubTrace } from "../../adapters/github/github-trace-source.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 import { progressBar } from "../progress-bar.js";
 
 const usage = `Usage: bosun trace github --repo OWNER/REPO [--base-url URL] [--out FILE] [--progress]
@@ -23,8 +23,7 @@ GITHUB_TOKEN from the environment authenticates (optional for public repositorie
 Exit: 0 · 1 GitHub answered with an error · 2 usage error`;
 
 const fail = (io: CliIo, message: string): number => {
-  io.stderr.write(`bosun trace: ${message}\n\n${usage}\n`);
-  return EXIT_USAGE;
+  return usageError(io, "trace", message);
 };
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -37,7 +36,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       strict: true,
     });
   } catch (err) {
-    return fail(io, err instanceof Error ? err.message : String(err));
+    return fail(io, argsErrorMessage(err));
   }
   const [source, ...extra] = parsed.positionals;
   if (source !== "github" || extra.length > 0) return fail(io, "the one trace source is 'github'");

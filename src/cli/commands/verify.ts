@@ -9,7 +9,8 @@ import { runVerification } from "../../core/verify/run-verification.js";
 import type { VerifyClock } from "../../core/verify/run-verification.js";
 import { parseVerifyOptions, VERIFY_DEFAULTS } from "../../core/verify/verify-options.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
-import { EXIT_USAGE } from "../cli-io.js";
+import { humanDuration } from "../human-duration.js";
+import { argsErrorMessage, usageError } from "../usage-error.js";
 
 const usage = `Usage: bosun verify --url URL --expect VALUE [options]
        bosun verify --command CMD --expect VALUE [options]
@@ -78,8 +79,7 @@ async function runVerify(args: readonly string[], io: CliIo, deps: VerifyCommand
     });
     values = parsed.values;
   } catch (err) {
-    io.stderr.write(`bosun verify: ${err instanceof Error ? err.message : String(err)}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    return usageError(io, "verify", argsErrorMessage(err));
   }
   const str = (name: string): string | undefined => {
     const v = values[name];
@@ -103,8 +103,8 @@ async function runVerify(args: readonly string[], io: CliIo, deps: VerifyCommand
     clock.now(),
   );
   if (!parsed.ok) {
-    io.stderr.write(`${parsed.problems.map((p) => `bosun verify: ${p}`).join("\n")}\n\n${usage}\n`);
-    return EXIT_USAGE;
+    // Each problem on its line, then once where to get help.
+    return usageError(io, "verify", parsed.problems.join("; "));
   }
   const { target, config } = parsed.options;
   const shown = target.kind === "url" ? redactUrl(target.url) : target.command;
@@ -112,7 +112,7 @@ async function runVerify(args: readonly string[], io: CliIo, deps: VerifyCommand
 
   io.stderr.write(
     `verifying ${shown}: expecting ${config.expected} on ${config.consecutive} consecutive probe(s), ` +
-      `every ${config.intervalMs} ms, for up to ${config.timeoutMs} ms\n`,
+      `every ${humanDuration(config.intervalMs)}, for up to ${humanDuration(config.timeoutMs)}\n`,
   );
   const verdict = await runVerification({
     probe,

@@ -45,7 +45,20 @@ export const BRIEF_DEFAULTS = {
   tier: "standard",
 } as const;
 
-/** Renders problems one a line, `source: field: message`, as the CLI and comments show them. */
+/**
+ * Renders problems one a line, `source: field: message`, as the CLI and comments show them, the
+ * field said once (`x.yml: goal: must not be empty`, not `x.yml: goal: goal must not be empty`).
+ */
 export function formatProblems(problems: readonly BriefProblem[]): string {
-  return problems.map((p) => `${p.source}: ${p.field}: ${p.message}`).join("\n");
+  return problems.map((p) => `${p.source}: ${problemText(p)}`).join("\n");
+}
+
+/**
+ * One problem without its source, field first: `field: message`, with the field said once
+ * (`goal: must not be empty`, `size_kap: unknown field`), however the message was worded.
+ */
+export function problemText(p: Pick<BriefProblem, "field" | "message">): string {
+  if (p.message.startsWith(`${p.field} `)) return `${p.field}: ${p.message.slice(p.field.length + 1)}`;
+  if (p.message.endsWith(`: ${p.field}`)) return `${p.field}: ${p.message.slice(0, -(p.field.length + 2))}`;
+  return `${p.field}: ${p.message}`;
 }

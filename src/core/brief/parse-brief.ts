@@ -5,6 +5,7 @@ import { BRIEF_ID, CLAIM_KEY, briefInputSchema } from "./brief-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "../util/sha256.js";
 import { readGuardedYaml } from "./read-guarded-yaml.js";
+import { groupDigits, utf8Length } from "../util/utf8-length.js";
 
 /** Where a brief came from, for error messages (`briefs/x.yml`, `issue #12`) and its default id. */
 export interface BriefSource {
@@ -54,8 +55,10 @@ export function parseBriefObject(input: unknown, source: BriefSource): BriefResu
 
 /** Parses a brief from YAML text; YAML syntax errors are reported with their line and column. */
 export function parseBriefYaml(text: string, source: BriefSource): BriefResult {
-  if (text.length > MAX_BRIEF_BYTES) {
-    return fail(source, "(file)", `the brief is ${text.length} bytes; at most ${MAX_BRIEF_BYTES} are read`);
+  // Bytes, as the file's size is counted: a character can take up to four.
+  const bytes = text.length > MAX_BRIEF_BYTES / 4 ? utf8Length(text) : text.length;
+  if (bytes > MAX_BRIEF_BYTES) {
+    return fail(source, "(file)", `the brief is ${groupDigits(bytes)} bytes; at most ${groupDigits(MAX_BRIEF_BYTES)} are read`);
   }
   // Nesting, aliases and key shapes are bounded before and after parsing (read-guarded-yaml.ts).
   const read = readGuardedYaml(text);

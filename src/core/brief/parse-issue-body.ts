@@ -1,6 +1,7 @@
-import type { BriefResult } from "./brief.js";
+import type { BriefProblem, BriefResult } from "./brief.js";
 import type { BriefSource } from "./parse-brief.js";
 import { MAX_BRIEF_BYTES, parseBriefObject, parseBriefYaml } from "./parse-brief.js";
+import { groupDigits, utf8Length } from "../util/utf8-length.js";
 
 type Shape = "text" | "list" | "number" | "code";
 
@@ -35,8 +36,9 @@ const NO_RESPONSE = "_No response_";
  * context for people and are ignored.
  */
 export function parseIssueBody(body: string, source: BriefSource): BriefResult {
-  if (body.length > MAX_BRIEF_BYTES) {
-    return { ok: false, problems: [{ field: "(body)", message: `the issue body is ${body.length} bytes; at most ${MAX_BRIEF_BYTES} are read`, source: source.name }] };
+  const bytes = body.length > MAX_BRIEF_BYTES / 4 ? utf8Length(body) : body.length;
+  if (bytes > MAX_BRIEF_BYTES) {
+    return { ok: false, problems: [{ field: "(body)", message: `the issue body is ${groupDigits(bytes)} bytes; at most ${groupDigits(MAX_BRIEF_BYTES)} are read`, source: source.name }] };
   }
   // A byte-order mark would hide the first `### Goal` heading (copied from an editor that adds one).
   const text = body.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
@@ -54,7 +56,35 @@ export function parseIssueBody(body: string, source: BriefSource): BriefResult {
     if (value === undefined) continue;
     setPath(data, spec.field, value);
   }
-  return parseBriefObject(data, source);
+  const result = parseBriefObject(data, source);
+  return result.ok ? result : { ok: false, problems: result.problems.map(inFormWords) };
+}
+
+/** The brief issue form's section titles, by the brief field each fills (`.github/ISSUE_TEMPLATE/bosun-brief.yml`). */
+const FORM_TITLES: ReadonlyArray<readonly [field: string, title: string]> = [
+  ...Object.entries(ISSUE_SECTIONS)
+    .filter(([heading]) => heading !== "notes")
+    .map(([heading, spec]) => [spec.field.join("."), heading === "id" ? "ID" : heading.charAt(0).toUpperCase() + heading.slice(1)] as const),
+  // A whole object missing is its required section missing.
+  ["constraints", "Allowed paths"],
+  ["acceptance", "Acceptance command"],
+  ["budget", "Wall clock budget"],
+];
+
+/**
+ * A problem found in a form-filled brief, named as the form names it: the section title, then the
+ * brief field in brackets — `Allowed paths (constraints.paths): this section is required`, not
+ * `constraints: constraints is required`.
+ */
+function inFormWords(p: BriefProblem): BriefProblem {
+  const match = FORM_TITLES.filter(([field]) => p.field === field || p.field.startsWith(`${field}.`)).sort((a, b) => b[0].length - a[0].length)[0];
+  if (match === undefined) return p;
+  const [field, title] = match;
+  // The field a missing object stands for is the one its section fills.
+  const shown = field === "constraints" ? "constraints.paths" : field === "acceptance" ? "acceptance.command" : p.field;
+  let message = p.message.startsWith(`${p.field} `) ? p.message.slice(p.field.length + 1) : p.message;
+  if (message === "is required") message = "this section is required";
+  return { ...p, field: `${title} (${shown})`, message };
 }
 
 function splitSections(text: string): Map<string, string> {

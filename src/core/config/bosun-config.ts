@@ -8,6 +8,7 @@ const name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "must be a lower-cas
 const duration = (what: string, fallback: string) =>
   z
     .union([z.string(), z.number()])
+    .meta({ description: `${what}: a duration such as 90s, 30m, 2h (a bare number is seconds)` })
     .default(fallback)
     .transform((value, ctx) => {
       const seconds = parseDuration(value);

@@ -21,9 +21,11 @@ export function parseConfig(text: string): ConfigResult {
   if (parsed.success) return { ok: true, config: parsed.data };
   return {
     ok: false,
-    problems: parsed.error.issues.map((i) => ({
-      field: i.path.length === 0 ? "(root)" : i.path.map(String).join("."),
-      message: i.code === "unrecognized_keys" ? `unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}` : i.message,
-    })),
+    problems: parsed.error.issues.flatMap((i) => {
+      const at = i.path.map(String).join(".");
+      // An unknown key is named where it is (`pools.default.sise`), one problem each.
+      if (i.code === "unrecognized_keys") return i.keys.map((k) => ({ field: at === "" ? k : `${at}.${k}`, message: "unknown field" }));
+      return [{ field: at === "" ? "(root)" : at, message: i.message }];
+    }),
   };
 }

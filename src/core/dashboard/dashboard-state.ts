@@ -12,6 +12,8 @@ export interface DashboardState {
     inFlight: readonly { issue: number; title: string; holder: string; epoch: number; leaseUntil: number; runUrl?: string }[];
   }[];
   readonly needsHuman: readonly { issue: number; title: string; reason: string }[];
+  /** Queued items a hold keeps from dispatch (`bosun:hold`): each can be released from the dashboard. */
+  readonly held?: readonly { issue: number; title: string; reason: string }[];
   readonly invalid: readonly { issue: number; title: string; problems: readonly string[] }[];
   readonly recentLands: readonly { issue: number; title: string; ok: boolean; summary: string; at: number }[];
   readonly shadow?: { policy: string; ticks: number; differing: number };

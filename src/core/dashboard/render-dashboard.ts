@@ -1,4 +1,6 @@
+import { actionBox } from "./dashboard-actions.js";
 import { DASHBOARD_MARKER, type DashboardState } from "./dashboard-state.js";
+import { relativeTime, shortUtc } from "./relative-time.js";
 
 /** How many queued items each pool lists before "and N more"; the issue body is capped at 65,536. */
 const MAX_ROWS = 50;
@@ -30,21 +32,28 @@ export function renderDashboard(state: DashboardState): string {
       out.push("In flight:", "");
       for (const f of pool.inFlight) {
         const run = f.runUrl === undefined ? "" : ` ([run](${encodeURI(f.runUrl)}))`;
-        out.push(`- #${f.issue} ${escape(f.title)}: held by \`${code(f.holder)}\`, epoch ${f.epoch}, lease until ${iso(f.leaseUntil)}${run}`);
+        out.push(`- ${ref(f.issue, f.title)}: held by \`${code(f.holder)}\`, epoch ${f.epoch}, lease ends ${relativeTime(f.leaseUntil, state.generatedAt)} (${shortUtc(f.leaseUntil)})${run}`);
       }
       out.push("");
     }
+    // A pool of size 0 dispatches nothing: say so where the maintainer looks for their item.
+    if (pool.size === 0) out.push(`Size 0: nothing in this pool is dispatched until \`.github/bosun.yml\` gives \`pools.${code(pool.name)}\` a size above 0 and a dispatch kind (see docs/dispatch.md).`, "");
     if (pool.queue.length === 0) out.push("Queue: empty.", "");
     else {
-      out.push("Queue, in order:", "");
-      pool.queue.slice(0, MAX_ROWS).forEach((q, i) => out.push(`${i + 1}. #${q.issue} ${escape(q.title)} (P${q.band}): ${escape(q.reason)}`));
+      out.push("Queue, in order (tick an item to hold it):", "");
+      pool.queue.slice(0, MAX_ROWS).forEach((q, i) => out.push(`${i + 1}. ${actionBox("hold", q.issue)} ${ref(q.issue, q.title)} (P${q.band}): ${escape(q.reason)}`));
       if (pool.queue.length > MAX_ROWS) out.push(`\n…and ${pool.queue.length - MAX_ROWS} more.`);
       out.push("");
     }
   }
-  section(out, "Needs a human", state.needsHuman, (n) => `- #${n.issue} ${escape(n.title)}: ${escape(n.reason)}`);
-  section(out, "Invalid briefs", state.invalid, (v) => `- #${v.issue} ${escape(v.title)}: ${v.problems.slice(0, 5).map((p) => `\`${code(p)}\``).join("; ")}${v.problems.length > 5 ? `; …and ${v.problems.length - 5} more` : ""}`);
-  section(out, "Recent lands", state.recentLands, (l) => `- ${l.ok ? "✅" : "❌"} #${l.issue} ${escape(l.title)}: ${escape(l.summary)} (${iso(l.at)})`);
+  section(out, "Needs a human", state.needsHuman, (n) => `- ${actionBox("retry", n.issue)} ${ref(n.issue, n.title)}: ${escape(n.reason)}`, "Tick an item to retry it with its approved brief.");
+  section(out, "Held", state.held ?? [], (n) => `- ${actionBox("release", n.issue)} ${ref(n.issue, n.title)}: ${escape(n.reason)}`, "Tick an item to release its hold: its approved brief runs, never an edited text.");
+  section(out, "Invalid briefs", state.invalid, (v) => `- ${ref(v.issue, v.title)}: ${v.problems.slice(0, 5).map((p) => `\`${code(p)}\``).join("; ")}${v.problems.length > 5 ? `; …and ${v.problems.length - 5} more` : ""}`);
+  // Absolute times here: relative ones would rewrite an idle dashboard as the hours pass.
+  section(out, "Recent lands", state.recentLands, (l) => `- ${l.ok ? `${actionBox("requeue", l.issue)} ✅` : "❌"} ${ref(l.issue, l.title)}: ${escape(l.summary)} (${shortUtc(l.at)})`, state.recentLands.some((l) => l.ok) ? "Tick a landed item to run it again." : undefined);
+  if (state.needsHuman.length + (state.held?.length ?? 0) + state.pools.reduce((n, p) => n + p.queue.length, 0) > 0) {
+    out.push("Only someone with write access can act from a checkbox; Bosun clears each box once it has acted on it.", "");
+  }
   if (state.shadow !== undefined) {
     const { policy, ticks, differing } = state.shadow;
     const share = ticks === 0 ? "no ticks yet" : `differed on ${differing} of ${ticks} ticks (${((differing / ticks) * 100).toFixed(1)}%)`;
@@ -61,9 +70,10 @@ export function renderDashboard(state: DashboardState): string {
   return out.join("\n");
 }
 
-function section<T>(out: string[], title: string, rows: readonly T[], line: (row: T) => string): void {
+function section<T>(out: string[], title: string, rows: readonly T[], line: (row: T) => string, intro?: string): void {
   if (rows.length === 0) return;
   out.push(`## ${title}`, "");
+  if (intro !== undefined) out.push(intro, "");
   for (const row of rows.slice(0, MAX_ROWS)) out.push(line(row));
   if (rows.length > MAX_ROWS) out.push(`- …and ${rows.length - MAX_ROWS} more`);
   out.push("");
@@ -83,6 +93,7 @@ function code(text: string): string {
   return text.replace(/[`\r\n]/g, "'").slice(0, 300);
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+/** `#12 Honor Retry-After`; a title that is only the number (not read yet) is not repeated. */
+function ref(issue: number, title: string): string {
+  return title === "" || title === `#${issue}` ? `#${issue}` : `#${issue} ${escape(title)}`;
 }

@@ -17,7 +17,8 @@ export function checkPaths(files: readonly ChangedFile[], allowed: AllowedPaths,
       if (allowed.allows(name)) continue;
       off.push(name);
       const how = name === file.path ? (file.previousPath !== undefined && file.previousPath !== file.path ? `renamed from ${file.previousPath} to` : "changed") : `renamed away from (now ${file.path})`;
-      annotations.push({ path: file.path, message: `${name}: ${how} outside the brief's allowed paths (${patterns.join(", ")})` });
+      // The annotation is shown against file.path already: name the file again only when it is another name (a rename).
+      annotations.push({ path: file.path, message: `${name === file.path ? "" : `${name}: `}${how} outside the brief's allowed paths (${patterns.join(", ")})` });
     }
   }
   if (off.length > 0) {

@@ -28,8 +28,12 @@ export function checkSize(diff: GateDiff, gaps: DiffGaps, sizeCap: number, ignor
   const counted = total - ignoredLines;
   const ignoredNote = ignoredLines > 0 ? ` (${total} − ${ignoredLines} in ignored ${preview(ignoredNames, 5)})` : "";
   if (counted > sizeCap) {
-    const annotations = largest === undefined ? [] : [{ path: largest.path, message: `largest change: ${largest.additions + largest.deletions} lines of the ${counted} counted against size_cap ${sizeCap}` }];
-    return checkResult("size", "failed", `${counted} changed lines${ignoredNote} > size_cap ${sizeCap}`, annotations);
+    const annotations = largest === undefined ? [] : [{ path: largest.path, message: `largest change: ${lines(largest.additions + largest.deletions)} of the ${counted} counted against size_cap ${sizeCap}` }];
+    return checkResult("size", "failed", `${counted} changed ${counted === 1 ? "line" : "lines"}${ignoredNote} > size_cap ${sizeCap}`, annotations);
   }
-  return checkResult("size", "passed", `${counted} changed lines${ignoredNote} ≤ size_cap ${sizeCap}`);
+  return checkResult("size", "passed", `${counted} changed ${counted === 1 ? "line" : "lines"}${ignoredNote} ≤ size_cap ${sizeCap}`);
+}
+
+function lines(n: number): string {
+  return n === 1 ? "1 line" : `${n} lines`;
 }

@@ -5,7 +5,9 @@ const ICON: Readonly<Record<CheckOutcome, string>> = { passed: "✅ passed", fai
 
 /** The job summary / check-run summary: a table of check, result and evidence, then the verdict. */
 export function renderGateMarkdown(report: GateReport): string {
-  const rows = report.checks.map((c) => `| ${c.check}${c.advisory === true ? " (advisory)" : ""} | ${ICON[c.result]} | ${cell(c.evidence)} |`);
+  const rows = report.checks.map((c) => `| ${c.check}${c.advisory === true ? " (advisory)" : ""} | ${ICON[c.result]} | ${cell(firstLine(c.evidence))} |`);
+  // Evidence of more than one line (the acceptance command's output) goes below the table, as code.
+  const details = report.checks.filter((c) => c.evidence.includes("\n")).flatMap((c) => ["", `<details><summary>${c.check}: full evidence</summary>`, "", fenced(c.evidence), "", "</details>"]);
   const brief = report.brief === null ? "no brief" : `brief \`${report.brief.id}\` (${report.brief.source}, ${report.brief.hash.slice(0, 19)})`;
   return [
     `### bosun/gate: ${report.verdict}`,
@@ -15,6 +17,7 @@ export function renderGateMarkdown(report: GateReport): string {
     "| check | result | evidence |",
     "|---|---|---|",
     ...rows,
+    ...details,
     "",
   ].join("\n");
 }
@@ -26,8 +29,22 @@ export function renderGateText(report: GateReport): string {
   return [...lines, ...(offBrief.length > 0 ? ["", ...offBrief] : []), "", `verdict: ${report.verdict}${report.needs_human ? " (needs a human)" : ""}`, ""].join("\n");
 }
 
-/** Evidence inside a markdown table cell: pipes escaped, newlines as <br>, and bounded. */
+/** Evidence inside a markdown table cell: markup escaped (a path's `**` is not bold), pipes too, and bounded. */
 function cell(text: string): string {
   const bounded = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
-  return bounded.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
+  return bounded.replace(/[\\`*_~<>[\]|]/g, (c) => `\\${c}`).replace(/\r?\n/g, " ");
+}
+
+/** The first line, with a pointer to the rest when there is more. */
+function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end === -1 ? text : `${text.slice(0, end)} (full evidence below)`;
+}
+
+/** Text as a fenced block it cannot close early: the fence is longer than any backtick run inside. */
+function fenced(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  const bounded = text.length > 20_000 ? `${text.slice(0, 20_000)}\n…` : text;
+  return `${fence}text\n${bounded}\n${fence}`;
 }

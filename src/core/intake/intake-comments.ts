@@ -1,4 +1,5 @@
 import type { Brief, BriefProblem, BriefResult } from "../brief/brief.js";
+import { problemText } from "../brief/brief.js";
 import type { BriefSnapshot } from "../brief/snapshot.js";
 import { canonicalJson } from "../util/canonical-json.js";
 
@@ -25,7 +26,7 @@ export function codeBlock(text: string): string {
 
 /** The one comment listing every problem of a brief, each by field. */
 export function renderProblemsComment(problems: readonly BriefProblem[], readyLabel: string): string {
-  const lines = problems.map((p) => `${p.field}: ${p.message}`);
+  const lines = problems.map(problemText);
   const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
   return [
     INVALID_MARKER,
@@ -62,5 +63,7 @@ export function renderHoldNotice(snapshot: BriefSnapshot | undefined, current: B
     "",
     `${frozen} Bosun will not dispatch this item until someone with write access re-approves the current text by removing and adding \`${readyLabel}\`.`,
     "",
+    // The problems themselves, so the author can fix them without approving to find out.
+    ...(current.ok ? [] : [codeBlock(current.problems.map(problemText).join("\n")), ""]),
   ].join("\n");
 }

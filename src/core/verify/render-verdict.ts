@@ -16,10 +16,16 @@ export function verdictLine(verdict: VerifyVerdict, target: VerifyTarget): strin
     case "verified":
       return `verified: ${target.target} ${verdict.reason} (${tally})`;
     case "mismatch":
-      return `mismatch: ${target.target} reports ${verdict.reported}, expected ${e.expected}: ${verdict.reason} (${tally})`;
+      return `mismatch: ${target.target} reports ${verdict.reported}, expected ${e.expected}${mismatchDetail(verdict.reason, verdict.reported, e.expected)} (${tally})`;
     case "unreachable":
       return `unreachable: ${target.target}: ${verdict.reason} (${tally})`;
   }
+}
+
+/** What a mismatch's reason adds to `reports X, expected Y`, without saying that again. */
+function mismatchDetail(reason: string, reported: string, expected: string): string {
+  const said = `the target reports ${reported}, expected ${expected}`;
+  return reason.startsWith(said) ? reason.slice(said.length) : `: ${reason}`;
 }
 
 /** A commit or deployment status description: GitHub caps it at 140 characters. */

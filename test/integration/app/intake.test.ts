@@ -76,10 +76,10 @@ describe("intake: invalid briefs", () => {
 
   const cases: Array<{ name: string; body: string; fields: string[] }> = [
     { name: "no brief at all", body: "Please make the client retry.", fields: ["(body)"] },
-    { name: "required sections left empty", body: formBody({ "Allowed paths": "_No response_", "Acceptance command": "_No response_", "Size cap": "_No response_" }), fields: ["constraints.paths", "acceptance.command", "size_cap"] },
-    { name: "a size cap that is not a number", body: formBody({ "Size cap": "lots" }), fields: ["size_cap"] },
-    { name: "a priority outside P0..P4", body: formBody({ Priority: "P9" }), fields: ["priority"] },
-    { name: "a malformed duration and due date", body: formBody({ "Acceptance timeout": "soon", Due: "next week" }), fields: ["acceptance.timeout", "due"] },
+    { name: "required sections left empty", body: formBody({ "Allowed paths": "_No response_", "Acceptance command": "_No response_", "Size cap": "_No response_" }), fields: ["Allowed paths (constraints.paths)", "Acceptance command (acceptance.command)", "Size cap (size_cap)"] },
+    { name: "a size cap that is not a number", body: formBody({ "Size cap": "lots" }), fields: ["Size cap (size_cap)"] },
+    { name: "a priority outside P0..P4", body: formBody({ Priority: "P9" }), fields: ["Priority (priority)"] },
+    { name: "a malformed duration and due date", body: formBody({ "Acceptance timeout": "soon", Due: "next week" }), fields: ["Acceptance timeout (acceptance.timeout)", "Due (due)"] },
     { name: "an unknown field in a yaml block", body: "```yaml\ngoal: x\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 10\nsize_kap: 3\n```", fields: ["size_kap"] },
     { name: "yaml that does not parse", body: "```yaml\ngoal: [unclosed\n```", fields: ["(yaml)"] },
     { name: "a yaml bomb", body: "```yaml\n" + "[".repeat(5000) + "\n```", fields: ["(yaml)"] },

@@ -46,7 +46,9 @@ describe("bosun drain", () => {
     const run = await runBosun(["drain", "--dry-run"], { cwd: REPO });
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
-    expect(lines.at(-1)).toBe("IDLE — stop");
+    // IDLE, then the summary (its own test: drain-summary.test.ts).
+    expect(lines.filter((l) => l === "IDLE — stop")).toHaveLength(1);
+    expect(lines.slice(lines.indexOf("IDLE — stop") + 1).every((l) => /^(Summary|Next): /.test(l))).toBe(true);
     const briefs = (await readdir(join(REPO, "briefs"))).filter((n) => /^[^_].*\.yml$/.test(n)).length;
     expect(lines.filter((l) => /^LAND \S+ ok=true$/.test(l))).toHaveLength(briefs);
     for (const verb of ["CLAIM", "DISPATCH", "RELEASE"]) expect(lines.filter((l) => l.startsWith(`${verb} `))).toHaveLength(briefs);
@@ -56,10 +58,10 @@ describe("bosun drain", () => {
     const f = await folder({ good: brief(), bad: "goal: ''\nconstraints: {paths: []}\nsize_cap: -3\nsurprise: 1\n" });
     const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "true"], { cwd: f.dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("bad.yml: goal:");
+    expect(run.stderr).toContain("bad.yml: goal: must not be empty");
     expect(run.stderr).toContain("bad.yml: constraints.paths:");
-    expect(run.stderr).toContain("bad.yml: acceptance: acceptance is required");
-    expect(run.stderr).toContain("bad.yml: size_cap:");
+    expect(run.stderr).toContain("bad.yml: acceptance: is required");
+    expect(run.stderr).toContain("bad.yml: size_cap: must be above 0");
     expect(run.stderr).toContain("bad.yml: surprise: unknown field");
     expect(run.stdout).toContain("LAND good ok=true");
     expect(run.stdout).not.toMatch(/CLAIM bad/);
@@ -118,8 +120,8 @@ describe("bosun drain", () => {
       expect([a.code, b.code]).toEqual([0, 0]);
       const starts = (await readFile(log, "utf8")).split("\n").filter((l) => l.startsWith("start "));
       expect(starts.map((l) => l.split(" ")[1]).sort()).toEqual([...names].sort());
-      expect(a.stdout.trim().split("\n").at(-1)).toBe("IDLE — stop");
-      expect(b.stdout.trim().split("\n").at(-1)).toBe("IDLE — stop");
+      expect(a.stdout).toMatch(/^IDLE — stop\nSummary: /m);
+      expect(b.stdout).toMatch(/^IDLE — stop\nSummary: /m);
     }
   });
 

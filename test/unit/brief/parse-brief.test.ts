@@ -137,7 +137,11 @@ describe("parseIssueBody", () => {
   it("names the missing and malformed fields of a form", () => {
     const result = parseIssueBody("### Goal\n\nx\n\n### Size cap\n\nlots\n", { name: "issue #4", defaultId: "4" });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems.map((p) => p.field).sort()).toEqual(["acceptance", "constraints", "size_cap"]);
+    // As the form names them: the section title, then the brief field it fills.
+    if (!result.ok) {
+      expect(result.problems.map((p) => p.field).sort()).toEqual(["Acceptance command (acceptance.command)", "Allowed paths (constraints.paths)", "Size cap (size_cap)"]);
+      expect(result.problems.find((p) => p.field.startsWith("Allowed paths"))?.message).toBe("this section is required");
+    }
   });
 
   it("says how to write a brief when the body has none", () => {

@@ -36,9 +36,9 @@ describe("renderDashboard", () => {
       shadow: { policy: "index", ticks: 40, differing: 4 },
     });
     expect(body).toContain("`pools.gpu.size`: must be a whole number");
-    expect(body.indexOf("1. #4 First (P0): P0, waiting 2.0h")).toBeLessThan(body.indexOf("2. #9 Second (P2)"));
-    expect(body).toContain("lease until 2026-01-01T00:30:00Z");
-    expect(body).toContain("#5 Stuck: cannot classify the failure");
+    expect(body.indexOf("1. [ ] <!-- bosun:hold=4 --> #4 First (P0): P0, waiting 2.0h")).toBeLessThan(body.indexOf("2. [ ] <!-- bosun:hold=9 --> #9 Second (P2)"));
+    expect(body).toContain("lease ends in 30 min (2026-01-01 00:30 UTC)");
+    expect(body).toContain("- [ ] <!-- bosun:retry=5 --> #5 Stuck: cannot classify the failure");
     expect(body).toContain("`size_cap: must be a whole number`");
     expect(body).toContain("differed on 4 of 40 ticks (10.0%)");
     const order = ["Configuration problems", "Pool `default`", "Needs a human", "Invalid briefs", "Recent lands", "Shadow policy"].map((s) => body.indexOf(s));
