@@ -54,7 +54,7 @@ describe("bosun brief check - (stdin)", () => {
   it("--id 'a b!' is refused naming the id (exit 1), not turned into claim key task:a b!", async () => {
     const run = await check(YAML, ["--id", "a b!"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/id 'a b!'/);
+    expect(run.stderr).toMatch(/id:? 'a b!'/);
     expect(run.stdout).toBe("");
   });
 });
