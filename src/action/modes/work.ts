@@ -122,7 +122,15 @@ const work: ActionMode = {
     io.setOutput("stop", JSON.stringify(stop));
     io.setOutput("evidence", JSON.stringify(result.evidence ?? null));
     io.setOutput("cost", JSON.stringify(result.cost ?? null));
-    const landed = await scheduler.land(config, found.issue, found.token, stop, result.evidence, result.cost);
+    let landed: Awaited<ReturnType<typeof scheduler.land>>;
+    try {
+      landed = await scheduler.land(config, found.issue, found.token, stop, result.evidence, result.cost);
+    } catch (err) {
+      // The claim ref could not be written (GitHub failed and nothing moved): the outcome is in this
+      // run's outputs and conclusion, and the scheduler lands or reclaims the item from there.
+      io.setFailed(`bosun work: the land could not be written: ${err instanceof Error ? err.message : String(err)}; the scheduler takes the item back from this run's conclusion`);
+      return;
+    }
     await io.summary(
       [
         `### Bosun work on #${item} (epoch ${epoch})`,

@@ -110,18 +110,24 @@ describe("work mode with an agent preset", () => {
 
   it("a retry at a later epoch, after a land that failed with the pull request already open, commits on the same branch and reuses that pull request", async () => {
     const s = await setup([{ edits: { "src/retry.ts": "attempt 1\n" } }, { edits: { "src/retry.ts": "attempt 2\n", "src/other.ts": "x\n" } }]);
-    // The land's claim-ref update fails (and does not apply): the run ends with its PR open but its item unlanded.
-    const remove = s.fixture.fake.faults.add({ kind: "error", status: 502, route: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", applied: false });
+    // The land's claim-ref update (a GraphQL updateRefs batch) fails once, once the pull request is
+    // open, and does not apply: the run ends with its PR open but its item unlanded.
+    const remove = s.fixture.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", applied: false, when: () => pullsOf(s.fixture).length > 0 });
     const first = await runWork(s, 1);
     remove();
-    expect(first.failures.join("\n")).toMatch(/land was refused/);
+    expect(first.failures.join("\n")).toMatch(/land could not be written/);
     expect(pullsOf(s.fixture)).toHaveLength(1);
-    // The lease lapses and the run has ended: the scheduler reclaims the item and dispatches epoch 2.
+    // The run failed (its land could not be written): the scheduler lands it from the run's
+    // conclusion, for a human (a failure nobody classified is never a guessed retry). A maintainer
+    // approves it again (the intake freezes a new snapshot), and the scheduler dispatches epoch 2.
     for (const run of s.fixture.runsOf(s.n)) s.fixture.fake.completeWorkflowRun(REPO, run.id, "failure");
-    s.fixture.clock.advance(3 * 3600_000);
     await reconcileTick(s.fixture.replica("app"));
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+    await s.fixture.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: s.n, name: "bosun:needs-human" });
+    await s.fixture.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: s.n, labels: ["bosun:queued"] });
+    await s.fixture.snapshotAgain(s.n, "retry-after", "non_goals: [circuit breaking]\nbudget: {steps: 9}");
     await reconcileTick(s.fixture.replica("app"));
-    expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toContain(2);
+    expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toEqual([1, 2]);
 
     const createsBefore = s.fixture.fake.accounting.count((e) => e.route === "POST /repos/{owner}/{repo}/pulls");
     const second = await runWork(s, 2);
