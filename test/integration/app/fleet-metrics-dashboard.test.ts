@@ -3,6 +3,9 @@
  * dispatched and landed (stop mix), the gate Action's `bosun/gate` check runs read back as GATE
  * events (rejection rate by class), and cost per accepted task where accepted means the gate passed.
  */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createGateMode } from "../../../src/action/modes/gate.js";
 import { DASHBOARD_MARKER } from "../../../src/core/dashboard/dashboard-state.js";
@@ -24,8 +27,14 @@ const body = (claimKey: string) => formBody({ "Acceptance command": "```shell\nt
 
 /** The gate Action, run as GitHub Actions' own app in a job the pull request cannot edit. */
 async function runGateAction(harness: Harness, pull: number): Promise<string | undefined> {
-  const io = memoryActionIo({ eventName: "pull_request_target", payload: { pull_request: { number: pull } }, inputs: { "github-token": ACTIONS_TOKEN, "working-directory": "." }, env: { GITHUB_API_URL: harness.fake.url, PATH: process.env["PATH"] } });
+  const pr = harness.fake.repo(REPO).pulls.get(pull);
+  // The acceptance command ran in an untrusted job on the PR's head; only its result crosses, as data.
+  const result = join(await mkdtemp(join(tmpdir(), "bosun-acceptance-")), "acceptance-result.json");
+  await writeFile(result, JSON.stringify({ bosun_acceptance: 1, sha: pr?.headSha, command: "true", exit_code: 0 }));
+  const payload = { pull_request: { number: pull, head: { sha: pr?.headSha, ref: pr?.headRef }, base: { ref: "main" } } };
+  const io = memoryActionIo({ eventName: "pull_request_target", payload, inputs: { "github-token": ACTIONS_TOKEN, "acceptance-result": result }, env: { GITHUB_API_URL: harness.fake.url, PATH: process.env["PATH"] } });
   await createGateMode({ fetch }).run(io.io);
+  if (process.env["SHOW_GATE"] !== undefined) console.log(io.outputs["report"], io.failures ?? "");
   return io.outputs["verdict"];
 }
 
