@@ -26,7 +26,7 @@ export interface ProcessDispatcherOptions {
  * (0 done, 75 retry, anything else cannot-classify). `budget.wall_clock` kills the process group.
  */
 export function processDispatcher(options: ProcessDispatcherOptions) {
-  return async (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
     await mkdir(runDir, { recursive: true });
     const briefPath = join(runDir, "brief.json");
