@@ -7,6 +7,7 @@ import type { PermissionAnswer, Requester, SeparationFacts, SeparationPolicy } f
 import type { SeparationVerdict } from "../../core/separation/separation-verdict.js";
 import { separationVerdict } from "../../core/separation/separation-verdict.js";
 import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "../gate/find-dispatched-item.js";
+import { unjudgedBase } from "../gate/judged-base.js";
 import { listInput } from "../list-input.js";
 import type { RepoReader, SeparationReader, StatusWriter } from "./separation-github.js";
 
@@ -55,6 +56,8 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
 }
 
 async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
+  const badBase = unjudgedBase(pull.baseRef, pull.defaultBranch, listInput(io, "protected-branches"));
+  if (badBase !== undefined) return { state: "error", description: "could not check: the pull request's base is not a protected branch", counted: [], notCounted: [], reasons: [badBase] };
   const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
   const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
   const item = await findDispatchedItem(github, evidence, { prefix: io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX, botLogin: io.input("bot-login").trim() || "bosun[bot]" });
@@ -73,7 +76,7 @@ async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull
     siblings: open.filter((p) => p.number !== pull.number && p.headSha === pull.headSha && (protectedBases.length === 0 || protectedBases.includes(p.baseRef))).map((p) => p.number),
   };
   const required = Number(io.input("required-approvals").trim() || "1");
-  const policy: SeparationPolicy = { agents: listInput(io, "agent-identities"), excluded: listInput(io, "excluded-approvers"), required: Number.isInteger(required) && required > 0 ? required : 1 };
+  const policy: SeparationPolicy = { agents: listInput(io, "agent-identities"), excluded: listInput(io, "excluded-approvers"), required: Number.isInteger(required) && required > 0 ? required : 1, humans: listInput(io, "human-authors") };
   const analysis = separationCandidates(facts, policy);
   const permissions = new Map<string, PermissionAnswer>();
   await Promise.all(analysis.candidates.map(async (c) => permissions.set(c.login, await github.permission(c.login))));
