@@ -42,7 +42,11 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
   const runUrl = `${io.event.serverUrl}/${io.event.repo.owner}/${io.event.repo.repo}/actions/runs/${io.event.runId}`;
   let verdict: SeparationVerdict;
   try {
-    verdict = await decide(io, github, pull);
+    const seen = { key: "" };
+    verdict = await decide(io, github, pull, seen);
+    // Right before posting, look again: a review dismissed or a comment edited while this run read
+    // the rest must not be posted as if it still stood. Changed → decide again on what is there now.
+    for (let attempt = 0; attempt < 2 && (await approvalsMoved(github, pull.number, seen)); attempt++) verdict = await decide(io, github, pull, seen);
   } catch (err) {
     const message = redactSecrets(err instanceof Error ? err.message : String(err), deps.secrets);
     verdict = { state: "error", description: `could not read the pull request: ${message}`.slice(0, 140), counted: [], notCounted: [], reasons: [message] };
@@ -55,10 +59,19 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
   return verdict;
 }
 
-async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
+const approvalsKey = (reviews: unknown, comments: unknown): string => JSON.stringify([reviews, comments]);
+
+/** Whether the reviews or comments changed since `seen` was taken. */
+async function approvalsMoved(github: SeparationActionDeps["github"], number: number, seen: { key: string }): Promise<boolean> {
+  const [reviews, comments] = await Promise.all([github.reviews(number), github.comments(number)]);
+  return approvalsKey(reviews, comments) !== seen.key;
+}
+
+async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>, seen: { key: string }): Promise<SeparationVerdict> {
   const badBase = unjudgedBase(pull.baseRef, pull.defaultBranch, listInput(io, "protected-branches"));
   if (badBase !== undefined) return { state: "error", description: "could not check: the pull request's base is not a protected branch", counted: [], notCounted: [], reasons: [badBase] };
   const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
+  seen.key = approvalsKey(reviews, comments);
   const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
   const item = await findDispatchedItem(github, evidence, { prefix: io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX, botLogin: io.input("bot-login").trim() || "bosun[bot]" });
   const requesters = await requestersOf(github, namedIssues(evidence), io.input("approval-label").trim() || "bosun:ready");

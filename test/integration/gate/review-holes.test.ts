@@ -8,7 +8,9 @@ import { join } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderClaimMessage } from "../../../src/adapters/github/claim-record.js";
+import { createOctokitGateGitHub } from "../../../src/adapters/github/octokit-gate-github.js";
 import { createGateMode } from "../../../src/action/modes/gate.js";
+import { runSeparationAction } from "../../../src/action/separation/run-separation-action.js";
 import separationMode from "../../../src/action/modes/separation.js";
 import type { Brief } from "../../../src/core/brief/brief.js";
 import { briefHash } from "../../../src/core/brief/parse-brief.js";
@@ -206,5 +208,28 @@ describe("separation counts only what its author wrote and left alone", () => {
     const pull = fake.addPull(REPO, { user: "mallory", head: "feature-x", files: [text("src/db/pool.ts")] });
     expect((await separation(pull)).state).toBe("pending");
     expect((await separation(pull, { "human-authors": "mallory" })).state).toBe("success");
+  });
+
+  it("an approval withdrawn while the run reads the rest is not posted as success (reviews are read again right before posting)", async () => {
+    const pull = fake.addPull(REPO, { user: "claude[bot]", head: "bosun/9-x", files: [text("src/http/a.ts")] });
+    const { data } = await alice.issues.createComment({ ...WHERE, issue_number: pull.number, body: `/approve ${pull.headSha}` });
+    const adapter = createOctokitGateGitHub({ token: TOKEN, ...WHERE, baseUrl: fake.url });
+    let reads = 0;
+    const github = {
+      ...adapter,
+      async comments(n: number) {
+        const rows = await adapter.comments(n);
+        // Right after the first read, alice takes it back.
+        if (reads++ === 0) {
+          (fake.clock as ManualClock).advance(60_000);
+          await alice.issues.updateComment({ ...WHERE, comment_id: data.id, body: "wait, not yet" });
+        }
+        return rows;
+      },
+    };
+    const io = memoryActionIo({ eventName: "pull_request_target", payload: { pull_request: { number: pull.number } }, inputs: { "github-token": TOKEN }, env: { GITHUB_API_URL: fake.url } });
+    const v = await runSeparationAction(io.io, { github, secrets: [TOKEN] });
+    expect(v?.state).toBe("pending");
+    expect(fake.repo(REPO).statuses.filter((st) => st.sha === pull.headSha && st.context === "bosun/separation").map((st) => st.state)).toEqual(["pending"]);
   });
 });
