@@ -132,7 +132,8 @@ async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget
     if (run.headSha !== undefined && run.headSha.toLowerCase() !== sha) return `${what} ran on ${run.headSha.slice(0, 12)}, not the judged commit ${sha.slice(0, 12)}`;
     return undefined;
   };
-  if (target.acceptanceRun !== undefined && target.acceptanceRun.path !== "") return runProblem(target.acceptanceRun, "the workflow run that triggered the gate");
+  // Any workflow a PR adds can be named "bosun acceptance" and trigger the gate: its path says which it is.
+  if (target.acceptanceRun !== undefined) return runProblem(target.acceptanceRun, "the workflow run that triggered the gate");
   const dispatch = target.dispatch;
   if (dispatch === undefined) return undefined;
   if (dispatch.sender === "") return "the workflow_dispatch event names no sender, so nobody can be checked to have the right to dispatch the gate";

@@ -125,6 +125,17 @@ describe("the gate's item is Bosun's record, whoever starts the run", () => {
     expect(verdicts).toEqual({ "501": "could-not-check", "502": "could-not-check", "503": "could-not-check", "504": "pass" });
   });
 
+  it("a workflow the PR added under another path, named 'bosun acceptance', triggers the gate: could-not-check", async () => {
+    const five = await approvedIssue(strict());
+    await writeClaim(bot, WHERE, five.number, grant(String(five.number), { briefHash: briefHash(strict()) }));
+    const pull = pullWithCheckout({ head: `bosun/${five.number}-fix`, files: [text("src/http/a.ts")] });
+    const run = (path: string, event: string) => gate("workflow_run", { workflow_run: { head_sha: pull.headSha, path, event, pull_requests: [{ number: pull.number, head: { sha: pull.headSha } }] } });
+    expect((await run(".github/workflows/evil.yml", "pull_request")).verdict).toBe("could-not-check");
+    expect((await run(".github/workflows/bosun-acceptance.yml", "push")).verdict).toBe("could-not-check");
+    expect((await run("", "pull_request")).verdict).toBe("could-not-check");
+    expect((await run(".github/workflows/bosun-acceptance.yml", "pull_request")).verdict).toBe("pass");
+  });
+
   it("the agent names its own branch bosun/<looser issue>-x with no claim record: could-not-check", async () => {
     const seven = await approvedIssue(loose());
     const pull = pullWithCheckout({ head: `bosun/${seven.number}-x`, files: [text("src/db/pool.ts")] });
@@ -171,7 +182,7 @@ describe("only pull requests into a protected base are judged", () => {
     const r = fake.repo(REPO);
     r.refs.set("refs/heads/evil-base", r.refs.get("refs/heads/main") ?? "");
     const two = pullWithCheckout({ head: `bosun/${five.number}-fix`, base: "evil-base", files: [text("src/http/a.ts")] });
-    const report = await gate("workflow_run", { workflow_run: { head_sha: two.headSha, pull_requests: [{ number: two.number, head: { sha: two.headSha } }] } });
+    const report = await gate("workflow_run", { workflow_run: { head_sha: two.headSha, path: ".github/workflows/bosun-acceptance.yml", event: "pull_request", pull_requests: [{ number: two.number, head: { sha: two.headSha } }] } });
     expect(report.verdict).toBe("could-not-check");
     expect(report.checks[0]?.evidence).toContain("evil-base");
     expect(gateRunsOn(two.headSha)).toEqual(["failure"]);
