@@ -64,7 +64,12 @@ export function workflowTrustFindings(text: string): TrustFinding[] {
     }
     // A job that runs an agent runs code nothing bounds: it must hold no GitHub credential at all
     // (its children can read the step's environment and inputs), only the agent's model key.
-    const runsAgent = steps.some((st) => { const w = obj(st["with"]); return w["agent-command"] !== undefined || w["work-phase"] === "agent"; });
+    // An agent runs wherever a step names one (`agent-command`, a built-in `agent`), or runs `mode: work`
+    // in any phase but the credentialed check and land.
+    const runsAgent = steps.some((st) => {
+      const w = obj(st["with"]);
+      return w["agent-command"] !== undefined || w["agent"] !== undefined || w["work-phase"] === "agent" || (w["mode"] === "work" && w["work-phase"] !== "check" && w["work-phase"] !== "land");
+    });
     if (runsAgent) {
       const held = [
         ...steps.filter((st) => typeof st["uses"] === "string" && st["uses"].startsWith("actions/create-github-app-token@")).map(() => "mints an App token"),
