@@ -9,6 +9,51 @@ function workflow(head: string, job: string): string {
   return `name: x\n${head}\njobs:\n  j:\n    runs-on: ubuntu-latest\n${job}`;
 }
 
+// The work workflow shipped before: the agent ran in the job that minted the App token.
+const OLD_WORK = `# .github/workflows/bosun-work.yml
+# The workflow a \`workflow\` pool dispatches. Quote run-name: unquoted, everything after \`#\` is a
+# YAML comment, every run is titled "bosun" and the scheduler cannot match runs to items.
+name: bosun work
+run-name: "bosun #\${{ inputs.item }} epoch \${{ inputs.epoch }}"
+on:
+  workflow_dispatch:
+    inputs:
+      item:
+        required: true
+      epoch:
+        required: true
+      brief_hash:
+        required: true
+permissions:
+  contents: read
+jobs:
+  work:
+    runs-on: ubuntu-latest
+    environment: bosun
+    steps:
+      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1
+        with:
+          persist-credentials: false
+      - uses: actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3 # v3.1.1
+        id: app
+        with:
+          client-id: \${{ secrets.BOSUN_APP_CLIENT_ID }}
+          private-key: \${{ secrets.BOSUN_APP_KEY }}
+      - uses: bosun-dev/bosun@v1
+        env:
+          # Handed to the agent by name (pass-env); nothing else of this job's environment is.
+          ANTHROPIC_API_KEY: \${{ secrets.ANTHROPIC_API_KEY }}
+        with:
+          mode: work
+          github-token: \${{ steps.app.outputs.token }}
+          bot-login: \${{ steps.app.outputs.app-slug }}[bot]
+          item: \${{ inputs.item }}
+          epoch: \${{ inputs.epoch }}
+          brief-hash: \${{ inputs.brief_hash }}
+          agent-command: ./scripts/run-agent.sh
+          pass-env: ANTHROPIC_API_KEY
+`;
+
 // Each row breaks exactly one rule (or one family) and must be flagged by it.
 const broken: [string, string, TrustFinding["rule"]][] = [
   ["a pull_request workflow that may write checks", workflow("on: pull_request\npermissions:\n  checks: write", "    steps:\n      - run: echo"), "pr-workflow-writes"],
@@ -24,6 +69,14 @@ const broken: [string, string, TrustFinding["rule"]][] = [
   ["an action at a short SHA", workflow("on: push\npermissions: {}", "    steps:\n      - uses: some/action@3d3c42e"), "unpinned-action"],
   ["another repository's action called bosun at a tag", workflow("on: push\npermissions: {}", "    steps:\n      - uses: mallory/bosun@v1"), "unpinned-action"],
   ["an unquoted run-name with #", `name: w\nrun-name: bosun #\${{ inputs.item }} epoch \${{ inputs.epoch }}\non: workflow_dispatch\npermissions: {}\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo`, "run-name-comment"],
+  ["a pull_request workflow that reads a secret by bracket", workflow("on: pull_request\npermissions: {}", "    steps:\n      - run: echo\n        env:\n          K: ${{ secrets['NPM_TOKEN'] }}"), "pr-workflow-secret"],
+  ["a pull_request workflow that hands over every secret", workflow("on: pull_request\npermissions: {}", "    steps:\n      - run: echo\n        env:\n          K: ${{ toJSON(secrets) }}"), "pr-workflow-secret"],
+  ["pull_request_target checking out the merge commit with credentials", workflow("on: pull_request_target\npermissions:\n  contents: read", `    steps:\n      - uses: ${CHECKOUT}\n        with:\n          ref: \${{ github.event.pull_request.merge_commit_sha }}`), "head-checkout-credentials"],
+  ["an agent job that mints the App token (the single-job work workflow shipped before)", OLD_WORK, "agent-job-credentials"],
+  ["an agent job handed a bracketed App key", workflow("on: workflow_dispatch\npermissions: {}", "    environment: e\n    steps:\n      - uses: bosun-dev/bosun@v1\n        env:\n          K: ${{ secrets[\"BOSUN_APP_KEY\"] }}\n        with:\n          work-phase: agent\n          github-token: ''"), "agent-job-credentials"],
+  ["a work step with a built-in agent and the App token (a per-agent single-job workflow)", workflow("on: workflow_dispatch\npermissions:\n  contents: read", "    environment: e\n    steps:\n      - uses: actions/create-github-app-token@1b10c78c7865c340bc4f6099eb2f838309f1e8c3\n        id: app\n        with:\n          app-id: ${{ vars.BOSUN_APP_ID }}\n          private-key: ${{ secrets.BOSUN_APP_KEY }}\n      - uses: bosun-dev/bosun@v1\n        with:\n          mode: work\n          agent: claude-code\n          github-token: ${{ steps.app.outputs.token }}"), "agent-job-credentials"],
+  ["an agent job given the job's token", workflow("on: workflow_dispatch\npermissions: {}", "    steps:\n      - uses: bosun-dev/bosun@v1\n        with:\n          agent-command: ./agent\n          github-token: ${{ github.token }}"), "agent-job-credentials"],
+  ["an agent job whose token may write", workflow("on: workflow_dispatch\npermissions:\n  contents: write", "    steps:\n      - uses: bosun-dev/bosun@v1\n        with:\n          agent-command: ./agent\n          github-token: ''"), "agent-job-credentials"],
   ["a repository secret in a trusted job with no environment", workflow("on: workflow_dispatch\npermissions: {}", "    steps:\n      - run: echo\n        env:\n          K: ${{ secrets.BOSUN_APP_KEY }}"), "secret-outside-environment"],
 ];
 

@@ -7,7 +7,7 @@ import { parse } from "yaml";
  * nothing worth stealing. Code from the PR may run in any job that checks it out.
  */
 export interface TrustFinding {
-  readonly rule: "pr-workflow-writes" | "pr-workflow-secret" | "pr-workflow-permissions" | "head-checkout-credentials" | "head-checkout-writes" | "head-checkout-secret" | "unpinned-action" | "run-name-comment" | "secret-outside-environment";
+  readonly rule: "pr-workflow-writes" | "pr-workflow-secret" | "pr-workflow-permissions" | "head-checkout-credentials" | "head-checkout-writes" | "head-checkout-secret" | "unpinned-action" | "run-name-comment" | "secret-outside-environment" | "agent-job-credentials";
   readonly job?: string;
   readonly message: string;
 }
@@ -19,7 +19,12 @@ export const PR_CONTROLLED_TRIGGERS = ["pull_request", "pull_request_review", "p
 const OWN_ACTION = /^bosun-dev\/bosun@v\d+$/;
 const PINNED = /^[^@\s]+@[0-9a-f]{40}$/;
 // A checkout ref naming the PR's head (pull_request_target and workflow_run check out the base otherwise).
-const HEAD_REF = /github\.event\.pull_request\.head\.|github\.head_ref|github\.event\.workflow_run\.head_(sha|branch)|refs\/pull\//;
+// merge_commit_sha is the PR's code merged into the base: PR code as much as the head is.
+const HEAD_REF = /github\.event\.pull_request\.head\.|github\.event\.pull_request\.merge_commit_sha|github\.head_ref|github\.event\.workflow_run\.head_(sha|branch)|refs\/pull\//;
+// Both spellings of a secret, `secrets.NAME` and `secrets['NAME']`, and the whole context (`toJSON(secrets)`).
+const SECRET = /\bsecrets(?:\.([A-Za-z0-9_-]+)|\[\s*\\?['"]([^'"\\]+)\\?['"]\s*\]|\b(?![.[]))/g;
+// Names of secrets that are GitHub credentials (an App's key or id, a token): never in an agent's job.
+const GITHUB_CREDENTIAL = /APP|PRIVATE|GITHUB|GH_|TOKEN|PAT\b|\(all secrets\)/i;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
@@ -38,7 +43,7 @@ export function workflowTrustFindings(text: string): TrustFinding[] {
     const permissions = "permissions" in job ? job["permissions"] : workflow["permissions"];
     const writes = grantsWrite(permissions);
     const jobText = JSON.stringify(job);
-    const secrets = [...jobText.matchAll(/secrets\.([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? "");
+    const secrets = [...jobText.matchAll(SECRET)].map((m) => m[1] ?? m[2] ?? "(all secrets)");
     const steps = Array.isArray(job["steps"]) ? job["steps"].map(obj) : [];
     const checkouts = steps.filter((s) => typeof s["uses"] === "string" && s["uses"].startsWith("actions/checkout@"));
 
@@ -56,6 +61,25 @@ export function workflowTrustFindings(text: string): TrustFinding[] {
       }
       if (writes.length > 0) findings.push({ rule: "head-checkout-writes", job: id, message: `job '${id}': checks out the PR's code with write permission (${writes.join(", ")})` });
       if (secrets.length > 0) findings.push({ rule: "head-checkout-secret", job: id, message: `job '${id}': checks out the PR's code and uses secrets (${secrets.join(", ")})` });
+    }
+    // A job that runs an agent runs code nothing bounds: it must hold no GitHub credential at all
+    // (its children can read the step's environment and inputs), only the agent's model key.
+    // An agent runs wherever a step names one (`agent-command`, a built-in `agent`), or runs `mode: work`
+    // in any phase but the credentialed check and land.
+    const runsAgent = steps.some((st) => {
+      const w = obj(st["with"]);
+      return w["agent-command"] !== undefined || w["agent"] !== undefined || w["work-phase"] === "agent" || (w["mode"] === "work" && w["work-phase"] !== "check" && w["work-phase"] !== "land");
+    });
+    if (runsAgent) {
+      const held = [
+        ...steps.filter((st) => typeof st["uses"] === "string" && st["uses"].startsWith("actions/create-github-app-token@")).map(() => "mints an App token"),
+        ...secrets.filter((n) => GITHUB_CREDENTIAL.test(n)).map((n) => `secret ${n}`),
+        ...(/github\.token/.test(jobText) ? ["github.token"] : []),
+        ...steps.flatMap((st) => { const w = obj(st["with"]); return ["github-token", "token"].filter((k) => k in w && String(w[k]).trim() !== "").map((k) => `input ${k}: ${String(w[k])}`); }),
+        ...(permissions === undefined ? ["no declared permissions (the default token may write)"] : writes.map((w) => `${w}: write`)),
+        ...checkouts.filter((st) => { const p = obj(st["with"])["persist-credentials"]; return p !== false && p !== "false"; }).map(() => "a checkout that keeps its credentials"),
+      ];
+      if (held.length > 0) findings.push({ rule: "agent-job-credentials", job: id, message: `job '${id}' runs an agent and holds GitHub credentials (${held.join("; ")}): give the agent its own job with none, and land from another` });
     }
     const otherSecrets = secrets.filter((s) => s !== "GITHUB_TOKEN");
     if (otherSecrets.length > 0 && job["environment"] === undefined) {

@@ -1,4 +1,5 @@
 import type { ChangedFile } from "../../core/gate/changed-file.js";
+import type { CommitFacts, PermissionAnswer } from "../../core/separation/separation-facts.js";
 
 /** The pull request as the gate reads it: head, base, link hints and the totals it reports. */
 export interface PullFacts {
@@ -6,6 +7,11 @@ export interface PullFacts {
   readonly headSha: string;
   readonly baseSha: string;
   readonly headRef: string;
+  /** Who opened it. */
+  readonly author?: string;
+  /** The branch the PR merges into, and the repository's default branch (the gate judges only PRs into a protected one). */
+  readonly baseRef?: string;
+  readonly defaultBranch?: string;
   /** The head is in another repository than the base (a fork), or its repository is gone. */
   readonly fromFork: boolean;
   readonly body: string | null;
@@ -28,6 +34,8 @@ export interface IssueComment {
 /** What a claim ref says of an item, as far as the gate and separation need it (Bosun's own record). */
 export interface ItemClaim {
   readonly ref: string;
+  /** The claim key the record was written for (the brief's claim_key), when the record names one. */
+  readonly key?: string;
   readonly state: string;
   readonly epoch: number;
   /** The snapshot hash recorded when the item was granted; absent on records written before brief hashes. */
@@ -43,8 +51,20 @@ export interface ClaimReader {
   claimRecord(ref: string): Promise<ItemClaim | undefined>;
 }
 
+/** A workflow run as the gate checks a named acceptance run. */
+export interface WorkflowRunFacts {
+  readonly path: string;
+  readonly event: string;
+  readonly headSha: string;
+}
+
 /** What the gate reads from GitHub; declared here, where it is used (adapters implement it). */
 export interface GateReader extends ClaimReader {
+  /** A workflow run, or undefined when there is none with that id. */
+  workflowRun(id: number): Promise<WorkflowRunFacts | undefined>;
+  /** Who may dispatch the gate by hand is checked through the repository permission API. */
+  permission(login: string): Promise<PermissionAnswer>;
+  commits(number: number): Promise<CommitFacts[]>;
   pull(number: number): Promise<PullFacts>;
   /** The PR's files as the API lists them (at most 3,000). */
   files(number: number): Promise<ChangedFile[]>;

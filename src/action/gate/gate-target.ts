@@ -1,7 +1,19 @@
 import type { ActionEvent } from "../action-io.js";
 
 /** The pull request and the exact commit one gate run judges, read from its event; or why there is none. */
-export type GateTarget = { readonly ok: true; readonly number: number; readonly headSha: string; readonly dispatchItem?: string } | { readonly ok: false; readonly reason: string };
+export type GateTarget = { readonly ok: true; readonly number: number; readonly headSha: string; readonly dispatchItem?: string; readonly dispatch?: DispatchFacts; readonly acceptanceRun?: RunFacts } | { readonly ok: false; readonly reason: string };
+
+/** Who dispatched the gate by hand, and the acceptance run they named (checked before anything counts). */
+export interface DispatchFacts {
+  readonly sender: string;
+  readonly acceptanceRun: number | undefined;
+}
+
+/** The acceptance run a workflow_run event describes (its own fields, from GitHub). */
+export interface RunFacts {
+  readonly path: string;
+  readonly event: string;
+}
 
 const SHA = /^[0-9a-f]{40}$/;
 type Obj = Record<string, unknown>;
@@ -31,7 +43,7 @@ export function gateTarget(event: ActionEvent): GateTarget {
     const pulls = (Array.isArray(run?.["pull_requests"]) ? (run["pull_requests"] as unknown[]) : []).map(obj).filter((x) => x !== undefined && obj(x["head"])?.["sha"] === sha && typeof x["number"] === "number");
     const [only, ...more] = pulls;
     if (only === undefined || more.length > 0) return { ok: false, reason: `the 'workflow_run' event lists ${pulls.length} pull requests with head ${sha.slice(0, 12)} (a fork's run lists none): dispatch the gate with inputs pull-request and head-sha instead` };
-    return { ok: true, number: only["number"] as number, headSha: sha };
+    return { ok: true, number: only["number"] as number, headSha: sha, acceptanceRun: { path: String(run?.["path"] ?? ""), event: String(run?.["event"] ?? "") } };
   }
   if (event.name === "workflow_dispatch") {
     const inputs = obj(p["inputs"]) ?? {};
@@ -40,7 +52,10 @@ export function gateTarget(event: ActionEvent): GateTarget {
     if (!Number.isInteger(number) || number <= 0) return { ok: false, reason: "the 'workflow_dispatch' run has no input pull-request (a pull request number)" };
     if (!SHA.test(sha)) return { ok: false, reason: "the 'workflow_dispatch' run has no input head-sha (the 40-hex commit to judge)" };
     const item = inputs["item"];
-    return { ok: true, number, headSha: sha, ...(typeof item === "string" && item.trim() !== "" ? { dispatchItem: item.trim() } : {}) };
+    const sender = obj(p["sender"])?.["login"];
+    const runId = Number(inputs["acceptance-run"]);
+    const dispatch: DispatchFacts = { sender: typeof sender === "string" ? sender : "", acceptanceRun: Number.isInteger(runId) && runId > 0 ? runId : undefined };
+    return { ok: true, number, headSha: sha, dispatch, ...(typeof item === "string" && item.trim() !== "" ? { dispatchItem: item.trim() } : {}) };
   }
   return { ok: false, reason: `the gate runs on pull_request_target, pull_request, workflow_run or workflow_dispatch events; this is '${event.name}'` };
 }

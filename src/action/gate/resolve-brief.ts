@@ -29,28 +29,23 @@ export async function resolveBrief(github: GateReader, pull: PullFacts, botLogin
   for (const c of comments) if (normalizeLogin(c.author) !== bot) notes.push(`ignored a snapshot-looking comment by ${c.author} on #${item.issue} (only ${botLogin}'s count)`);
   const snapshots: ParsedSnapshot[] = comments.filter((c) => normalizeLogin(c.author) === bot).map((comment) => ({ comment, parsed: parseSnapshotComment(comment.body, `snapshot comment ${comment.id} on #${item.issue}`) }));
   const latest = snapshots.at(-1);
-  const recorded = item.claim?.briefHash;
+  const recorded = item.claim.briefHash;
   const fail = (reason: string): ResolvedBrief => ({ ok: false, reason: [reason, ...notes].join("\n") });
-
-  if (recorded !== undefined) {
-    // The claim record froze the hash at dispatch: only a snapshot with that hash is the approved brief.
-    const match = snapshots.filter((s) => s.parsed.ok && s.parsed.snapshot.hash === recorded).at(-1);
-    if (match === undefined || !match.parsed.ok) {
-      const seen = latest === undefined ? `there is no snapshot by ${botLogin} on #${item.issue}` : latest.parsed.ok ? `the latest snapshot (comment ${latest.comment.id}${edited(latest.comment) ? `, edited ${latest.comment.updatedAt}` : ""}) has ${latest.parsed.snapshot.hash.slice(0, 19)}…` : latest.parsed.reason;
-      return fail(`the brief hash recorded when Bosun dispatched #${item.issue} (${recorded.slice(0, 19)}… on ${item.claimRef}) matches no snapshot by ${botLogin}: ${seen}. An edited snapshot is not the approved brief; approve the item again`);
-    }
-    if (edited(match.comment)) notes.push(`snapshot comment ${match.comment.id} was edited (${match.comment.updatedAt}), but its brief still has the recorded hash`);
-    return { ok: true, brief: match.parsed.snapshot.brief, hash: recorded, source: `${botLogin}'s snapshot on #${item.issue}, hash as recorded on ${item.claimRef} (item named by ${item.how})`, notes };
-  }
-
-  // No hash to check against: a claim record from before brief hashes, or none at all (a branch
-  // bosun/<n>-… that no claim names yet). Only the bot's latest snapshot, never edited, will do.
-  const why = item.claim === undefined ? `there is no claim record on ${item.claimRef}` : `the claim record on ${item.claimRef} holds no brief hash`;
+  if (recorded === undefined) return fail(`the claim record on ${item.claimRef} holds no brief hash (written before brief hashes), so nothing shows which brief was approved: dispatch #${item.issue} again`);
   if (latest === undefined) return fail(`there is no snapshot by ${botLogin} on #${item.issue} (item named by ${item.how})`);
   if (!latest.parsed.ok) return fail(latest.parsed.reason + (latest.parsed.problems === undefined ? "" : `\n${formatProblems(latest.parsed.problems)}`));
-  if (edited(latest.comment)) return fail(`snapshot comment ${latest.comment.id} on #${item.issue} was edited after it was written (created ${latest.comment.createdAt}, updated ${latest.comment.updatedAt}) and ${why}, so nothing shows it is the brief that was approved: approve the item again`);
-  notes.push(`${why}: trusted ${botLogin}'s latest snapshot on #${item.issue}, which was never edited`);
-  return { ok: true, brief: latest.parsed.snapshot.brief, hash: latest.parsed.snapshot.hash, source: `${botLogin}'s snapshot on #${item.issue} (item named by ${item.how}; ${why})`, notes };
+  // The claim ref sits outside rulesets: a writer can force it back to an older claim commit the bot
+  // really signed, whose hash names a looser brief approved earlier. The record counts only for the
+  // item's current approval — its latest snapshot, never edited — and a re-approval after dispatch
+  // (or a replayed claim) is could-not-check until Bosun dispatches again.
+  if (edited(latest.comment)) return fail(`the latest snapshot on #${item.issue} (comment ${latest.comment.id}) was edited after it was written (created ${latest.comment.createdAt}, updated ${latest.comment.updatedAt}): an edited snapshot is not the approved brief; approve the item again`);
+  if (latest.parsed.snapshot.hash !== recorded) {
+    const older = snapshots.some((s) => s.parsed.ok && s.parsed.snapshot.hash === recorded);
+    return fail(`the brief hash on ${item.claimRef} (${recorded.slice(0, 19)}…) is not the latest approved snapshot of #${item.issue} (${latest.parsed.snapshot.hash.slice(0, 19)}…): ${older ? "it names an earlier approval — the item was re-approved after this dispatch, or an older claim was put back on the ref" : "no snapshot by the bot has it"}; dispatch the item again`);
+  }
+  // The brief's claim key is the key Bosun claimed it under: a signed claim of another item, copied onto this ref, is not this item's record.
+  if (item.claim.key !== undefined && item.claim.key !== latest.parsed.snapshot.brief.claim_key && item.claim.key !== String(item.issue)) return fail(`the claim record on ${item.claimRef} is for key '${item.claim.key}', not #${item.issue}'s claim key '${latest.parsed.snapshot.brief.claim_key}': another item's claim was put on this ref`);
+  return { ok: true, brief: latest.parsed.snapshot.brief, hash: recorded, source: `${botLogin}'s latest snapshot on #${item.issue}, hash as recorded on ${item.claimRef} (item named by ${item.how})`, notes };
 }
 
 const edited = (c: IssueComment): boolean => c.updatedAt !== "" && c.updatedAt !== c.createdAt;

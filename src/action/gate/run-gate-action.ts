@@ -17,7 +17,11 @@ import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { runReview } from "../../core/review/run-review.js";
 import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "./find-dispatched-item.js";
 import type { CheckRunWriter, GateReader } from "./gate-github.js";
+import type { GateTarget } from "./gate-target.js";
 import { gateTarget } from "./gate-target.js";
+import { normalizeLogin } from "../../core/separation/identity.js";
+import type { PullFacts } from "./gate-github.js";
+import { unjudgedBase } from "./judged-base.js";
 import { publishGateReport } from "./publish-gate-report.js";
 import { resolveBrief } from "./resolve-brief.js";
 import { workingTreeHead } from "./working-tree-head.js";
@@ -59,7 +63,7 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
   const sha = target.headSha;
   let report: GateReport;
   try {
-    report = await judge(io, deps, target.number, sha, target.dispatchItem);
+    report = await judge(io, deps, target);
   } catch (err) {
     // Unknown is not a pass, and a missing check must not be mistaken for one still running.
     report = cannotCheckReport(`could not finish reading GitHub: ${err instanceof Error ? err.message : String(err)}`);
@@ -69,12 +73,18 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
 }
 
 /** Everything between the event and the posted verdict, all about the one commit `sha`. */
-async function judge(io: ActionIo, deps: GateActionDeps, number: number, sha: string, dispatchItem: string | undefined): Promise<GateReport> {
+async function judge(io: ActionIo, deps: GateActionDeps, target: Extract<GateTarget, { ok: true }>): Promise<GateReport> {
+  const { number, headSha: sha, dispatchItem } = target;
   const pull = await deps.github.pull(number);
   if (pull.headSha !== sha) return cannotCheckReport(movedHead(sha, pull.headSha, "before the gate read it"));
+  const badBase = unjudgedBase(pull.baseRef, pull.defaultBranch, listInput(io, "protected-branches"));
+  if (badBase !== undefined) return cannotCheckReport(badBase);
   const prefix = io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX;
   const botLogin = io.input("bot-login").trim() || "bosun[bot]";
-  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, fromFork: pull.fromFork, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin });
+  const acceptanceWorkflow = io.input("acceptance-workflow").trim() || DEFAULT_ACCEPTANCE_WORKFLOW;
+  const untrusted = await untrustedTrigger(deps, target, pull, acceptanceWorkflow);
+  if (untrusted !== undefined) return cannotCheckReport(untrusted);
+  const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, fromFork: pull.fromFork, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin, trustBriefBranches: io.input("trust-brief-branches").trim() === "true" });
   const resolved = await resolveBrief(deps.github, pull, botLogin, item);
   if (!resolved.ok) return cannotCheckReport(resolved.reason);
   const { brief } = resolved;
@@ -101,6 +111,43 @@ async function judge(io: ActionIo, deps: GateActionDeps, number: number, sha: st
   if (now.headSha === sha) return report;
   // The checks stay in the report for the record, but a moved head is could-not-check, even over a failure.
   return { ...report, verdict: "could-not-check", checks: [checkResult("diff", "could-not-check", movedHead(sha, now.headSha, "while the gate ran")), ...checks] };
+}
+
+/** The workflow whose result the gate reads, unless input `acceptance-workflow` names another. */
+export const DEFAULT_ACCEPTANCE_WORKFLOW = ".github/workflows/bosun-acceptance.yml";
+
+/**
+ * Why the run that started this gate cannot be trusted to name what it judges, or undefined. A
+ * workflow_dispatch is anyone-with-write's to start, with any inputs: only an admin or maintainer
+ * who did not write the PR may, and the acceptance run they name must be the acceptance workflow's
+ * own pull_request run on the judged commit (else its artifact may be anything). A workflow_run must
+ * come from that workflow's pull_request run.
+ */
+async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget, { ok: true }>, pull: PullFacts, workflow: string): Promise<string | undefined> {
+  const sha = target.headSha;
+  const runProblem = (run: { path: string; event: string; headSha?: string }, what: string): string | undefined => {
+    const path = run.path.replace(/@.*$/, "");
+    if (path !== workflow) return `${what} is of workflow '${path || "(none)"}', not ${workflow}: only that workflow's result is the acceptance result`;
+    if (run.event !== "pull_request") return `${what} ran on '${run.event}', not pull_request: only the acceptance workflow's pull_request run is judged`;
+    if (run.headSha !== undefined && run.headSha.toLowerCase() !== sha) return `${what} ran on ${run.headSha.slice(0, 12)}, not the judged commit ${sha.slice(0, 12)}`;
+    return undefined;
+  };
+  // Any workflow a PR adds can be named "bosun acceptance" and trigger the gate: its path says which it is.
+  if (target.acceptanceRun !== undefined) return runProblem(target.acceptanceRun, "the workflow run that triggered the gate");
+  const dispatch = target.dispatch;
+  if (dispatch === undefined) return undefined;
+  if (dispatch.sender === "") return "the workflow_dispatch event names no sender, so nobody can be checked to have the right to dispatch the gate";
+  const permission = await deps.github.permission(dispatch.sender);
+  if (permission !== "admin" && permission !== "maintain") return `the gate was dispatched by ${dispatch.sender}, who has ${permission} permission: only an admin or maintainer may dispatch it by hand (anyone with write, an agent included, can start a workflow_dispatch with any inputs)`;
+  const sender = normalizeLogin(dispatch.sender);
+  const commits = await deps.github.commits(pull.number);
+  const wrote = [pull.author, ...commits.flatMap((c) => [c.author.login, c.committer.login])].some((l) => l !== undefined && l !== null && normalizeLogin(l) === sender);
+  if (wrote) return `the gate was dispatched by ${dispatch.sender}, who opened or committed to this pull request: its author may not choose how it is judged`;
+  if (deps.handedAcceptance === undefined) return undefined;
+  if (dispatch.acceptanceRun === undefined) return "the workflow_dispatch names no acceptance-run (the id of the acceptance workflow's run on the judged commit)";
+  const run = await deps.github.workflowRun(dispatch.acceptanceRun);
+  if (run === undefined) return `acceptance-run ${dispatch.acceptanceRun} is no workflow run of this repository`;
+  return runProblem(run, `acceptance-run ${dispatch.acceptanceRun}`);
 }
 
 function movedHead(judged: string, now: string, when: string): string {

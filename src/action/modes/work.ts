@@ -1,149 +1,205 @@
+import { execFile } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { allowlistedEnv, BASE_ENV_NAMES } from "../../adapters/local/allowlisted-env.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
-import { blocked, describeStop, failed } from "../../core/stop/stop.js";
-import type { Stop } from "../../core/stop/stop.js";
-import { agentDispatcher } from "../../adapters/agents/agent-dispatcher.js";
-import { publishItemPull } from "../../adapters/github/publish-item-pull.js";
-import type { ItemPull } from "../../adapters/github/publish-item-pull.js";
-import { headCommit, workingTreeChanges } from "../../adapters/local/working-tree-changes.js";
-import { AGENT_NAMES } from "../../core/agents/agent-preset.js";
-import { parseEnvNames } from "../../core/agents/agent-env.js";
-import { itemBranch } from "../../core/agents/item-branch.js";
-import { PRESETS, agentByName } from "../../core/agents/presets.js";
+import { formatProblems } from "../../core/brief/brief.js";
+import { briefHash as hashOf, parseBriefObject } from "../../core/brief/parse-brief.js";
+import { describeStop } from "../../core/stop/stop.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { integerInput, passEnvInput, tokenInput } from "../action-inputs.js";
 import { actionScheduler } from "../action-scheduler.js";
 import { failOnInputError } from "../fail-on-input-error.js";
+import { MAX_WORK_RESULT_BYTES, readWorkResult, renderWorkResult } from "../work-result.js";
+
+const run = promisify(execFile);
+const PHASES = ["check", "agent", "land"] as const;
+type Phase = (typeof PHASES)[number];
 
 /**
- * `work` mode: runs inside the workflow a `workflow` dispatch started. It acts only while its
- * epoch still holds the item, runs the agent command on the frozen brief under the brief's
- * wall-clock budget, and lands the agent's typed stop with its evidence on the claim — so the
- * landing reads structured output, not the run's log or a model's prose.
+ * `work` mode, in three jobs so the agent never shares a process tree with a GitHub credential
+ * (a child can read its parent's environment, `/proc/$PPID/environ`, and on hosted runners sudo
+ * can read the runner's memory):
+ * - `check` (App token): the epoch still holds the item and the brief is the approved one; the
+ *   brief goes out as output `brief`.
+ * - `agent` (no token at all): runs the agent on that brief under its wall-clock budget and writes
+ *   its typed stop (`work-result`) and its changes as a patch (`work-patch`), for an artifact.
+ * - `land` (App token): reads the agent's result back as hostile data, re-checks the epoch and
+ *   lands the stop on the claim.
  */
 const work: ActionMode = {
   async run(io: ActionIo) {
+    const phase = io.input("work-phase").trim();
+    if (!(PHASES as readonly string[]).includes(phase)) {
+      io.setFailed(`bosun work: input 'work-phase' must be check, agent or land (got '${phase.slice(0, 20)}'): the agent runs in its own job with no GitHub credential, see docs/security.md`);
+      return;
+    }
     const parsed = failOnInputError(io, "work", () => ({ item: integerInput(io, "item", { fallback: 0, min: 1 }), epoch: integerInput(io, "epoch", { fallback: 0, min: 1 }), passEnv: passEnvInput(io) }));
     if (parsed === undefined) return;
-    const { item, epoch, passEnv } = parsed;
-    const token = tokenInput(io);
+    const token = phase === "agent" ? "" : tokenInput(io);
     const briefHash = io.input("brief-hash").trim();
-    const command = io.input("agent-command").trim();
-    // --- agent presets (docs/agents.md): which agent, which extra names it gets, whether Bosun opens the PR ---
-    const agent = agentByName(io.input("agent").trim() || "command");
-    if (agent === undefined) {
-      io.setFailed(`bosun work: agent must be one of ${AGENT_NAMES.join(", ")}, got '${io.input("agent").trim()}'`);
-      return;
-    }
-    const preset = agent === "command" ? undefined : PRESETS[agent];
-    const extraEnv = parseEnvNames(io.input("agent-env"), "agent-env");
-    if ("problem" in extraEnv) {
-      io.setFailed(`bosun work: ${extraEnv.problem}`);
-      return;
-    }
-    const openPull = (io.input("open-pull-request").trim() || (preset === undefined ? "false" : "true")) === "true";
-    const missing = [token === "" && "github-token", !(item > 0) && "item", !(epoch > 0) && "epoch", briefHash === "" && "brief-hash", preset === undefined && command === "" && "agent-command"].filter(Boolean);
+    const need: Record<Phase, [string, boolean][]> = {
+      check: [["github-token", token !== ""]],
+      agent: [["agent-command", io.input("agent-command").trim() !== ""], ["brief", io.input("brief").trim() !== ""]],
+      land: [["github-token", token !== ""]],
+    };
+    const missing = [...need[phase as Phase], ["item", parsed.item > 0], ["epoch", parsed.epoch > 0], ["brief-hash", briefHash !== ""]].filter(([, ok]) => !ok).map(([name]) => name);
     if (missing.length > 0) {
       io.setFailed(`bosun work: missing or invalid input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
       return;
     }
-    const ctx = await actionScheduler(io, "work", token, `work-${io.event.runId}`);
-    if (ctx === undefined) return;
-    const { config, scheduler } = ctx;
-    const found = await scheduler.claimOf(config, item);
-    if ("problem" in found) {
-      io.setFailed(`bosun work: refusing to act: ${found.problem}`);
-      return;
-    }
-    if (found.token === undefined || found.token.epoch !== epoch) {
-      // Another worker holds the item now (or nobody does): doing the work would do it twice.
-      io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: "stale epoch" }));
-      io.setFailed(`bosun work: refusing to act on a stale epoch: this run has epoch ${epoch}, the item is ${found.token === undefined ? "not held" : `held at epoch ${found.token.epoch}`}`);
-      return;
-    }
-    if (found.snapshot.hash !== briefHash) {
-      io.setFailed(`bosun work: refusing to act: the approved brief is ${found.snapshot.hash}, this run was dispatched with ${briefHash}`);
-      return;
-    }
-    const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
-    const stateDir = join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun");
-    const branch = itemBranch(item, found.snapshot.brief.goal);
-    let start: string | undefined;
-    if (openPull) {
-      try {
-        start = await headCommit(workdir);
-      } catch (err) {
-        // A workflow without a checkout cannot be fixed by retrying: a human looks, now, not at lease expiry.
-        const message = `open-pull-request needs the repository checked out in GITHUB_WORKSPACE: ${err instanceof Error ? err.message : String(err)}`;
-        await scheduler.land(config, found.issue, found.token, failed("unclassified", message));
-        io.setFailed(`bosun work: ${message}`);
-        return;
-      }
-    }
-    const dispatch =
-      preset !== undefined
-        ? agentDispatcher({ preset, stateDir, cwd: workdir, env: io.env, extraEnv: [...extraEnv.names, ...passEnv], secrets: [token, ...secretValues(io.env)], target: { issue: item, branch, briefHash } })
-        : processDispatcher({
-            command,
-            stateDir,
-            cwd: workdir,
-            // The agent gets an allowlisted environment (never the runner's token or the Actions runtime's
-            // credentials: it would act as this workflow) plus the step budgets it can honour; the wall
-            // clock is enforced here.
-            env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...passEnv]), BOSUN_MAX_STEPS: String(found.snapshot.brief.budget.steps), BOSUN_MAX_TOKENS: String(found.snapshot.brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(found.snapshot.brief.budget.tool_errors) },
-            secrets: [token, ...secretValues(io.env)],
-          });
-    const result = await dispatch(found.token, found.snapshot.brief, found.snapshot.brief.tier, new AbortController().signal);
-    let stop: Stop = result.stop;
-    let pull: ItemPull | undefined;
-    if (start !== undefined && stop.kind === "done") {
-      // The claim is checked again first: a run that lost its item publishes nothing.
-      const again = await scheduler.claimOf(config, item);
-      if ("problem" in again || again.token?.epoch !== epoch) stop = failed("refuse", "stale epoch: the item moved while the agent ran; nothing was published");
-      else {
-        try {
-          const changes = await workingTreeChanges(workdir, start);
-          if (changes.length === 0) stop = blocked("the agent reported done but changed no file");
-          else {
-            const payload = io.event.payload as { repository?: { default_branch?: string } };
-            const title = `#${item}: ${found.snapshot.brief.goal}`.slice(0, 250);
-            pull = await publishItemPull(ctx.octokit, { ...io.event.repo, issue: item, epoch, base: payload.repository?.default_branch ?? "main", baseSha: io.env["GITHUB_SHA"] ?? start, branch, title, briefHash, changes });
-            io.setOutput("pull-request", String(pull.number));
-            io.setOutput("branch", branch);
-          }
-        } catch (err) {
-          stop = failed("unclassified", `could not publish the agent's changes: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-    }
-    io.setOutput("stop", JSON.stringify(stop));
-    io.setOutput("evidence", JSON.stringify(result.evidence ?? null));
-    io.setOutput("cost", JSON.stringify(result.cost ?? null));
-    let landed: Awaited<ReturnType<typeof scheduler.land>>;
-    try {
-      landed = await scheduler.land(config, found.issue, found.token, stop, result.evidence, result.cost);
-    } catch (err) {
-      // The claim ref could not be written (GitHub failed and nothing moved): the outcome is in this
-      // run's outputs and conclusion, and the scheduler lands or reclaims the item from there.
-      io.setFailed(`bosun work: the land could not be written: ${err instanceof Error ? err.message : String(err)}; the scheduler takes the item back from this run's conclusion`);
-      return;
-    }
-    await io.summary(
-      [
-        `### Bosun work on #${item} (epoch ${epoch})`,
-        "",
-        `| stop | landed | command | exit | pull request |`,
-        `|---|---|---|---|---|`,
-        `| ${describeStop(stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${(result.evidence?.command ?? command).replace(/\|/g, "\\|")}\` | ${result.evidence?.exit ?? "—"} | ${pull === undefined ? "—" : `#${pull.number}${pull.created ? "" : " (reused)"}`} |`,
-        "",
-      ].join("\n"),
-    );
-    if (landed === undefined) io.setFailed("bosun work: the land was refused: the item moved to a newer epoch while the agent ran");
-    else if (stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(stop)}`);
+    const ctx = { ...parsed, token, briefHash };
+    if (phase === "agent") return agentPhase(io, ctx);
+    return checkOrLand(io, phase as "check" | "land", ctx);
   },
 };
+
+interface WorkCtx {
+  readonly item: number;
+  readonly epoch: number;
+  readonly briefHash: string;
+  readonly token: string;
+  readonly passEnv: readonly string[];
+}
+
+const resultPath = (io: ActionIo): string => io.input("work-result").trim() || join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun-work", "result.json");
+const patchPath = (io: ActionIo): string => io.input("work-patch").trim() || join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun-work", "changes.patch");
+
+/** The App-token phases: the epoch and brief are checked before the agent runs and again before landing. */
+async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx): Promise<void> {
+  const found = await heldItem(io, ctx);
+  if (found === undefined) return;
+  if (phase === "check") {
+    io.setOutput("brief", JSON.stringify(found.snapshot.brief));
+    await io.summary(`### Bosun work on #${ctx.item} (epoch ${ctx.epoch}): checked\n\nThe item is held at this epoch and the brief is the approved one (\`${ctx.briefHash}\`).\n`);
+    return;
+  }
+  const path = resultPath(io);
+  let text = "";
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    io.setFailed(`bosun work: the agent's result '${path}' cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const result = readWorkResult(text, `'${path}'`);
+  if ("problem" in result) {
+    io.setFailed(`bosun work: refusing to land: ${result.problem}`);
+    return;
+  }
+  // The file is the agent's to write: it counts only for the run this job was dispatched for.
+  const wrong = [result.item !== ctx.item && `item ${result.item} (not ${ctx.item})`, result.epoch !== ctx.epoch && `epoch ${result.epoch} (not ${ctx.epoch})`, result.briefHash !== ctx.briefHash && `brief ${result.briefHash.slice(0, 19)}… (not the dispatched one)`].filter(Boolean);
+  if (wrong.length > 0) {
+    io.setFailed(`bosun work: refusing to land: the agent's result is for ${wrong.join(", ")}`);
+    return;
+  }
+  io.setOutput("stop", JSON.stringify(result.stop));
+  io.setOutput("evidence", JSON.stringify(result.evidence));
+  const landed = await found.scheduler.land(found.config, found.issue, found.token, result.stop, result.evidence);
+  await io.summary(
+    [
+      `### Bosun work on #${ctx.item} (epoch ${ctx.epoch})`,
+      "",
+      `| stop | landed | command | exit |`,
+      `|---|---|---|---|`,
+      `| ${describeStop(result.stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} |`,
+      "",
+    ].join("\n"),
+  );
+  if (landed === undefined) io.setFailed("bosun work: the land was refused: the item moved to a newer epoch while the agent ran");
+  else if (result.stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(result.stop)}`);
+}
+
+async function heldItem(io: ActionIo, ctx: WorkCtx) {
+  const sched = await actionScheduler(io, "work", ctx.token, `work-${io.event.runId}`);
+  if (sched === undefined) return undefined;
+  const found = await sched.scheduler.claimOf(sched.config, ctx.item);
+  if ("problem" in found) {
+    io.setFailed(`bosun work: refusing to act: ${found.problem}`);
+    return undefined;
+  }
+  const token = found.token;
+  if (token === undefined || token.epoch !== ctx.epoch) {
+    // Another worker holds the item now (or nobody does): doing the work would do it twice.
+    io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: "stale epoch" }));
+    io.setFailed(`bosun work: refusing to act on a stale epoch: this run has epoch ${ctx.epoch}, the item is ${token === undefined ? "not held" : `held at epoch ${token.epoch}`}`);
+    return undefined;
+  }
+  if (found.snapshot.hash !== ctx.briefHash) {
+    io.setFailed(`bosun work: refusing to act: the approved brief is ${found.snapshot.hash}, this run was dispatched with ${ctx.briefHash}`);
+    return undefined;
+  }
+  return { ...sched, issue: found.issue, snapshot: found.snapshot, token };
+}
+
+/** The agent's job: no GitHub credential is even accepted here, so none can reach the agent. */
+async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
+  // The explicit inputs only: the job's environment is the workflow's to keep clean (the trust
+  // rules hold the shipped agent job to no App credential and no permissions).
+  if (io.input("github-token").trim() !== "" || io.input("token").trim() !== "") {
+    io.setFailed("bosun work: the agent phase takes no github-token (set it to '' in the agent job): the agent runs code its brief does not bound, in the same process tree; give the token to the check and land jobs only");
+    return;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(io.input("brief"));
+  } catch {
+    io.setFailed("bosun work: input 'brief' is not JSON (pass the check job's output `brief`)");
+    return;
+  }
+  const parsed = parseBriefObject(raw, { name: "input brief", defaultId: String(ctx.item) });
+  if (!parsed.ok) {
+    io.setFailed(`bosun work: input 'brief' is not a valid brief:\n${formatProblems(parsed.problems)}`);
+    return;
+  }
+  const brief = parsed.brief;
+  if (hashOf(brief) !== ctx.briefHash) {
+    io.setFailed(`bosun work: input 'brief' hashes to ${hashOf(brief)}, not the dispatched ${ctx.briefHash}`);
+    return;
+  }
+  const command = io.input("agent-command").trim();
+  const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
+  const before = await gitHead(workdir);
+  const dispatch = processDispatcher({
+    command,
+    stateDir: join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun"),
+    cwd: workdir,
+    // An allowlisted environment (never the runner's token or the Actions runtime's credentials)
+    // plus the step budgets the agent can honour; the wall clock is enforced here.
+    env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...ctx.passEnv]), BOSUN_MAX_STEPS: String(brief.budget.steps), BOSUN_MAX_TOKENS: String(brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(brief.budget.tool_errors) },
+    secrets: secretValues(io.env),
+  });
+  const result = await dispatch({ epoch: ctx.epoch }, brief, brief.tier, new AbortController().signal);
+  const evidence = result.evidence ?? { command, exit: null, lines: [] };
+  const out = resultPath(io);
+  await mkdir(dirname(out), { recursive: true });
+  const text = renderWorkResult({ item: ctx.item, epoch: ctx.epoch, briefHash: ctx.briefHash, stop: result.stop, evidence });
+  await writeFile(out, new TextEncoder().encode(text).length > MAX_WORK_RESULT_BYTES ? renderWorkResult({ item: ctx.item, epoch: ctx.epoch, briefHash: ctx.briefHash, stop: result.stop, evidence: { ...evidence, lines: evidence.lines.slice(-5).map((l) => l.slice(0, 200)) } }) : text);
+  const patch = patchPath(io);
+  await mkdir(dirname(patch), { recursive: true });
+  await writeFile(patch, before === undefined ? "" : await changesSince(workdir, before));
+  io.setOutput("stop", JSON.stringify(result.stop));
+  io.setOutput("evidence", JSON.stringify(evidence));
+  io.setOutput("work-result", out);
+  io.setOutput("work-patch", patch);
+  await io.summary(`### Bosun agent on #${ctx.item} (epoch ${ctx.epoch})\n\n${describeStop(result.stop)} — exit ${evidence.exit ?? "—"}; the land job decides what it counts for.\n`);
+}
+
+async function gitHead(cwd: string): Promise<string | undefined> {
+  try {
+    return (await run("git", ["rev-parse", "HEAD"], { cwd })).stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything the agent changed since the checked-out commit (its own commits, staged, untracked), as one binary patch. */
+async function changesSince(cwd: string, base: string): Promise<string> {
+  await run("git", ["add", "-A"], { cwd });
+  return (await run("git", ["diff", "--cached", "--binary", base], { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
+}
 
 export default work;

@@ -7,6 +7,7 @@ import type { PermissionAnswer, Requester, SeparationFacts, SeparationPolicy } f
 import type { SeparationVerdict } from "../../core/separation/separation-verdict.js";
 import { separationVerdict } from "../../core/separation/separation-verdict.js";
 import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "../gate/find-dispatched-item.js";
+import { unjudgedBase } from "../gate/judged-base.js";
 import { listInput } from "../list-input.js";
 import type { RepoReader, SeparationReader, StatusWriter } from "./separation-github.js";
 
@@ -41,7 +42,11 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
   const runUrl = `${io.event.serverUrl}/${io.event.repo.owner}/${io.event.repo.repo}/actions/runs/${io.event.runId}`;
   let verdict: SeparationVerdict;
   try {
-    verdict = await decide(io, github, pull);
+    const seen = { key: "" };
+    verdict = await decide(io, github, pull, seen);
+    // Right before posting, look again: a review dismissed or a comment edited while this run read
+    // the rest must not be posted as if it still stood. Changed → decide again on what is there now.
+    for (let attempt = 0; attempt < 2 && (await approvalsMoved(github, pull.number, seen)); attempt++) verdict = await decide(io, github, pull, seen);
   } catch (err) {
     const message = redactSecrets(err instanceof Error ? err.message : String(err), deps.secrets);
     verdict = { state: "error", description: `could not read the pull request: ${message}`.slice(0, 140), counted: [], notCounted: [], reasons: [message] };
@@ -54,8 +59,19 @@ export async function runSeparationAction(io: ActionIo, deps: SeparationActionDe
   return verdict;
 }
 
-async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>): Promise<SeparationVerdict> {
+const approvalsKey = (reviews: unknown, comments: unknown): string => JSON.stringify([reviews, comments]);
+
+/** Whether the reviews or comments changed since `seen` was taken. */
+async function approvalsMoved(github: SeparationActionDeps["github"], number: number, seen: { key: string }): Promise<boolean> {
+  const [reviews, comments] = await Promise.all([github.reviews(number), github.comments(number)]);
+  return approvalsKey(reviews, comments) !== seen.key;
+}
+
+async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>, seen: { key: string }): Promise<SeparationVerdict> {
+  const badBase = unjudgedBase(pull.baseRef, pull.defaultBranch, listInput(io, "protected-branches"));
+  if (badBase !== undefined) return { state: "error", description: "could not check: the pull request's base is not a protected branch", counted: [], notCounted: [], reasons: [badBase] };
   const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
+  seen.key = approvalsKey(reviews, comments);
   const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
   const item = await findDispatchedItem(github, evidence, { prefix: io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX, botLogin: io.input("bot-login").trim() || "bosun[bot]" });
   const requesters = await requestersOf(github, namedIssues(evidence), io.input("approval-label").trim() || "bosun:ready");
@@ -73,7 +89,7 @@ async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull
     siblings: open.filter((p) => p.number !== pull.number && p.headSha === pull.headSha && (protectedBases.length === 0 || protectedBases.includes(p.baseRef))).map((p) => p.number),
   };
   const required = Number(io.input("required-approvals").trim() || "1");
-  const policy: SeparationPolicy = { agents: listInput(io, "agent-identities"), excluded: listInput(io, "excluded-approvers"), required: Number.isInteger(required) && required > 0 ? required : 1 };
+  const policy: SeparationPolicy = { agents: listInput(io, "agent-identities"), excluded: listInput(io, "excluded-approvers"), required: Number.isInteger(required) && required > 0 ? required : 1, humans: listInput(io, "human-authors") };
   const analysis = separationCandidates(facts, policy);
   const permissions = new Map<string, PermissionAnswer>();
   await Promise.all(analysis.candidates.map(async (c) => permissions.set(c.login, await github.permission(c.login))));

@@ -7,6 +7,7 @@ export interface SeparationPull {
   readonly headSha: string;
   readonly headRef: string;
   readonly baseRef: string;
+  readonly defaultBranch?: string;
   readonly author: string;
   /** The author's account type is Bot. */
   readonly authorIsBot: boolean;

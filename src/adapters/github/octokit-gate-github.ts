@@ -34,6 +34,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         headRef: data.head.ref,
         fromFork: data.head.repo === null || data.head.repo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
         baseRef: data.base.ref,
+        defaultBranch: data.base.repo.default_branch,
         author: user(data.user),
         authorIsBot: data.user?.type === "Bot",
         body: data.body,
@@ -69,6 +70,15 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         throw err;
       }
     },
+    async workflowRun(id) {
+      try {
+        const { data } = await octokit.rest.actions.getWorkflowRun({ ...where, run_id: id });
+        return { path: data.path, event: data.event, headSha: data.head_sha };
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return undefined;
+        throw err;
+      }
+    },
     async claimRecord(ref) {
       // Octokit 22 URL-encodes `{ref}`; the API takes the name without `refs/`.
       let sha: string;
@@ -83,10 +93,13 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
       const record = recordFor(parseClaimCommit(commit.message), ref);
       // A ref that exists but holds no claim Bosun can read is not a record of dispatch.
       if (record === undefined) throw new Error(`${ref} points at ${sha.slice(0, 12)}, which is not a claim commit Bosun can read`);
-      // GitHub signs an App's API commit only when it names no custom author: then, and only then, the
-      // author is who wrote it. Anyone with contents:write can write this ref, so that is the evidence.
-      const signedBy = commit.verification?.verified === true ? (loginFromEmail(commit.author.email) ?? normalizeLogin(commit.author.name)) : undefined;
-      return { ref, sha, signedBy, state: record.state, epoch: record.epoch, ...(record.briefHash === undefined ? {} : { briefHash: record.briefHash }) };
+      // GitHub verifies a signature against the COMMITTER's keys (a user's own key signs a commit
+      // whose committer is that user), and signs an App's API commit with both author and committer
+      // the App. So the record is the bot's only when verified and the author is the committer: the
+      // signer is then the committer. Anyone with contents:write can write this ref.
+      const who = (p: { email: string; name: string }) => loginFromEmail(p.email) ?? normalizeLogin(p.name);
+      const signedBy = commit.verification?.verified === true && who(commit.author) === who(commit.committer) ? who(commit.committer) : undefined;
+      return { ref, sha, signedBy, key: record.key, state: record.state, epoch: record.epoch, ...(record.briefHash === undefined ? {} : { briefHash: record.briefHash }) };
     },
     async createCheckRun(input) {
       const { data } = await octokit.rest.checks.create({
@@ -118,7 +131,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     },
     async comments(number) {
       const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
-      return rows.map((c) => ({ login: user(c.user), body: c.body ?? "", at: c.created_at, association: c.author_association }));
+      return rows.map((c) => ({ login: user(c.user), body: c.body ?? "", at: c.created_at, updatedAt: c.updated_at, association: c.author_association }));
     },
     async permission(login) {
       try {

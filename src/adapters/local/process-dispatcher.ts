@@ -47,7 +47,8 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       (st) => `${st.dev}:${st.ino}`,
       () => undefined,
     );
-  return async (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+  // Only the epoch of the claim is read: the work mode's agent phase runs with no claim token at all.
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
     identity ??= stateIdentity();
     const before = await identity;
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);

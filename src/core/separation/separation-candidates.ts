@@ -20,6 +20,8 @@ export interface CandidateAnalysis {
   readonly notCounted: readonly NotCounted[];
   /** Reasons the status can never be success as things stand (incomplete commits, a sibling PR). */
   readonly blockers: readonly string[];
+  /** The author is on the explicit `human-authors` list: only then may work with no agent mark skip approvals. */
+  readonly humanAuthor?: boolean;
 }
 
 const WRITE_ASSOCIATIONS = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
@@ -70,7 +72,14 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
       else if (r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(key, { login: r.login, decision: { kind: "reject", what: r.state === "DISMISSED" ? "approval dismissed" : "requested changes after approving" } });
       if (r.state === "APPROVED" && agents.has(key)) agentWork.push(`approving review by ${r.login}`);
     } else if ("comment" in event && event.comment !== undefined) {
-      const command = parseApproveCommand(event.comment.body);
+      const c = event.comment;
+      // Anyone with write access can edit anyone's comment (and GitHub keeps the original author):
+      // an edited comment says nothing about what its author approved.
+      if (c.updatedAt !== undefined && c.updatedAt !== "" && c.updatedAt !== c.at) {
+        if (parseApproveCommand(c.body).kind !== "none") notCounted.push({ login: event.login, why: `its /approve comment was edited after it was written (${c.at} → ${c.updatedAt}): edited comments never count; approve again` });
+        continue;
+      }
+      const command = parseApproveCommand(c.body);
       if (command.kind === "approve") latest.set(key, { login: event.login, decision: { kind: "approve", sha: command.sha, via: "/approve", association: event.comment.association } });
       else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <12–40 hex digits of the head>` });
     }
@@ -99,5 +108,6 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   const blockers: string[] = [];
   if (!facts.commitsComplete) blockers.push("the commit list could not be read whole (GitHub lists at most 250 commits), so co-authors cannot be ruled out");
   for (const n of facts.siblings) blockers.push(`open pull request #${n} has the same head SHA: a status on it would count for both`);
-  return { agentWork: [...new Set(agentWork)], candidates, notCounted, blockers };
+  const humanAuthor = (policy.humans ?? []).some((h) => normalizeLogin(h) === normalizeLogin(facts.author)) && !agents.has(normalizeLogin(facts.author));
+  return { agentWork: [...new Set(agentWork)], candidates, notCounted, blockers, humanAuthor };
 }

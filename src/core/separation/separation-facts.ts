@@ -27,6 +27,8 @@ export interface CommentFacts {
   readonly login: string;
   readonly body: string;
   readonly at: string;
+  /** When it was last edited (the API's updated_at); a comment edited after it was written is not an approval. */
+  readonly updatedAt?: string;
   readonly association: string;
 }
 
@@ -62,6 +64,8 @@ export interface SeparationPolicy {
   readonly agents: readonly string[];
   readonly excluded: readonly string[];
   readonly required: number;
+  /** Logins whose own PRs need no approvals when nothing marks them agent work (input `human-authors`); empty by default. */
+  readonly humans?: readonly string[];
 }
 
 /** A repository permission as the REST API answers it, or `error` when it could not be read. */

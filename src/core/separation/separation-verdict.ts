@@ -16,7 +16,9 @@ const WRITE = new Set<PermissionAnswer>(["admin", "maintain", "write"]);
 /**
  * Phase two: candidates with write access (read through the API) count. Fail closed: a permission
  * that could not be read is `error`; a blocker is `failure`; too few approvals is `pending`.
- * Work that is not an agent's needs no separation and succeeds unless blocked.
+ * Nothing ever succeeds with fewer than `required` approvals, except a PR whose author is on the
+ * explicit `human-authors` list and that nothing marks as agent work: an agent on a user account
+ * with an ordinary branch name looks exactly like a human, so "no agent mark" alone proves nothing.
  */
 export function separationVerdict(analysis: CandidateAnalysis, permissions: ReadonlyMap<string, PermissionAnswer>, required: number): SeparationVerdict {
   const counted: string[] = [];
@@ -35,10 +37,10 @@ export function separationVerdict(analysis: CandidateAnalysis, permissions: Read
     return { state: "error", description: short(`could not read permissions of ${unread.join(", ")}`), counted, notCounted, reasons };
   }
   if (analysis.blockers.length > 0) return { state: "failure", description: short(analysis.blockers.join("; ")), counted, notCounted, reasons };
-  if (analysis.agentWork.length === 0) return { state: "success", description: "not agent work: separation does not apply", counted, notCounted, reasons: ["no agent identity authored, committed or approved it"] };
+  if (analysis.agentWork.length === 0 && analysis.humanAuthor === true) return { state: "success", description: "a listed human author's work: separation does not apply", counted, notCounted, reasons: ["the author is in human-authors and no agent identity authored, committed or approved it"] };
   const who = counted.length > 0 ? `: ${counted.join(", ")}` : "";
   if (counted.length >= required) return { state: "success", description: short(`${counted.length} independent approval${counted.length === 1 ? "" : "s"}${who}${tail}`), counted, notCounted, reasons };
-  reasons.push(`agent work (${analysis.agentWork.join("; ")}) needs ${required} approval${required === 1 ? "" : "s"} of the current head from someone who did not write it`);
+  reasons.push(`${analysis.agentWork.length > 0 ? `agent work (${analysis.agentWork.join("; ")})` : "work by an author not in human-authors (an agent may use a user account)"} needs ${required} approval${required === 1 ? "" : "s"} of the current head from someone who did not write it`);
   return { state: "pending", description: short(`${counted.length}/${required} independent approvals${who}${tail}`), counted, notCounted, reasons };
 }
 

@@ -9,6 +9,9 @@ import type { PullFileRecord, PullRecord } from "../../fake-github/state.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
 import { TempRepo } from "../gate/temp-repo.js";
 import { brief } from "../../unit/gate/gate-fixtures.js";
+import { briefHash } from "../../../src/core/brief/parse-brief.js";
+import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { grant, writeClaim } from "../gate/trust-fixtures.js";
 
 export const REPO = "acme/app";
 /** The runner's token as the gate step receives it. */
@@ -33,6 +36,11 @@ export async function gateWorld(options: { command?: (scratch: string) => string
   const b = brief({ ...briefFields, id: String(issue.number) });
   fake.repo(REPO).comments.set(9001, { id: 9001, issueNumber: issue.number, body: renderSnapshotComment(b), user: "bosun[bot]", createdAt: 0, updatedAt: 0 });
   fake.setFile(REPO, "main", `briefs/${issue.number}.yml`, JSON.stringify(b));
+  // Bosun's record of the dispatch: a claim commit GitHub signed for the bot, with the snapshot's hash.
+  fake.addToken("t-bosun-claims", "bosun[bot]", { permissions: { [REPO]: "write" } });
+  await writeClaim(createTestOctokit(fake.url, "t-bosun-claims"), { owner: "acme", repo: "app" }, issue.number, grant(String(issue.number), { briefHash: briefHash(b) }));
+  // The setup's own requests are not the gate's: tests count what the gate asked.
+  fake.accounting.reset();
   const checkout = new TempRepo().write("src/http/client.ts", "export {};\n").commit("the head");
   const pull: PullRecord = fake.addPull(REPO, { title: "Add retries", body: `Closes #${issue.number}`, head: `bosun/${issue.number}-retries`, user: "copilot-swe-agent[bot]", files });
   // The fake names commits by its own hashes: register the checkout's real commit as the head.

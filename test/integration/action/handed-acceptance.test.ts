@@ -60,7 +60,7 @@ describe("the gate judges an acceptance result handed over as data", () => {
     world = await gateWorld({ command: () => "npm test" });
     const file = join(world.scratch, "acceptance-result.json");
     writeFileSync(file, JSON.stringify({ bosun_acceptance: 1, sha: world.pull.headSha, command: "npm test", exit_code: 0 }));
-    const payload = { workflow_run: { id: 99, event: "pull_request", conclusion: "success", head_sha: world.pull.headSha, head_repository: { full_name: "mallory/app" }, pull_requests: [] } };
+    const payload = { workflow_run: { id: 99, path: ".github/workflows/bosun-acceptance.yml", event: "pull_request", conclusion: "success", head_sha: world.pull.headSha, head_repository: { full_name: "mallory/app" }, pull_requests: [] } };
     const io = await world.runAs("workflow_run", payload, { "acceptance-result": file }, { PATH: process.env["PATH"] });
     const runs = [...world.fake.repo(REPO).checkRuns.values()];
     expect(io.outputs["verdict"]).toBe("pass");

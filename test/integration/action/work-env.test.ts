@@ -6,6 +6,7 @@ import work from "../../../src/action/modes/work.js";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
 import { REPO, schedulerFixture } from "../scheduler/scheduler-fixture.js";
+import { runWorkPhases } from "../scheduler/work-phases.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
 let f: Fixture | undefined;
@@ -40,16 +41,13 @@ describe("the work mode's agent", () => {
   it("gets no runner token, no runtime credential and no input: its environment is an allowlist plus pass-env", async () => {
     const d = await dispatched();
     if (f === undefined) throw new Error("no fixture");
-    const dir = await mkdtemp(join(tmpdir(), "bosun-work-env-"));
-    const agent = `env > '${dir}/env.txt'; echo '{"kind":"done","reason":"ok"}' > "$BOSUN_RESULT"`;
-    const io = memoryActionIo({
-      inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": agent, "pass-env": "ANTHROPIC_API_KEY" },
-      eventName: "workflow_dispatch",
-      payload: {},
-      env: { ...RUNNER, GITHUB_API_URL: f.fake.url, RUNNER_TEMP: dir, GITHUB_WORKSPACE: dir, PATH: process.env["PATH"], HOME: dir, ANTHROPIC_API_KEY: "sk-ant-handedover0123456789", UNNAMED: "not handed over" },
-    });
-    await work.run(io.io);
-    expect(io.failures).toEqual([]);
+    const out = await mkdtemp(join(tmpdir(), "bosun-work-env-"));
+    const agent = `env > '${out}/env.txt'; echo '{"kind":"done","reason":"ok"}' > "$BOSUN_RESULT"`;
+    const phases = await runWorkPhases(f.fake.url, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": agent, "pass-env": "ANTHROPIC_API_KEY" }, { ...RUNNER, HOME: out, ANTHROPIC_API_KEY: "sk-ant-handedover0123456789", UNNAMED: "not handed over" });
+    const io = phases.agent;
+    if (io === undefined) throw new Error(`the check phase failed: ${phases.check.failures.join("; ")}`);
+    expect([...io.failures, ...(phases.land?.failures ?? [])]).toEqual([]);
+    const dir = out;
     const seen = await readFile(join(dir, "env.txt"), "utf8");
     for (const [name, value] of Object.entries(RUNNER)) expect(seen, `${name} reached the agent`).not.toContain(value);
     expect(seen).not.toContain("t-bot");
@@ -67,7 +65,7 @@ describe("the work mode's agent", () => {
     if (f === undefined) throw new Error("no fixture");
     const writes = () => (f?.fake.accounting.count({ kind: "write" }) ?? 0) + (f?.fake.accounting.count({ kind: "create" }) ?? 0);
     const before = writes();
-    const io = memoryActionIo({ inputs: { "github-token": "t-bot", item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": "true", "pass-env": "ACTIONS_RUNTIME_TOKEN" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url } });
+    const io = memoryActionIo({ inputs: { "github-token": "t-bot", "work-phase": "check", item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": "true", "pass-env": "ACTIONS_RUNTIME_TOKEN" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url } });
     await work.run(io.io);
     expect(io.failures[0]).toMatch(/input 'pass-env': ACTIONS_RUNTIME_TOKEN/);
     expect(writes()).toBe(before);

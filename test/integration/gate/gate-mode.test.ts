@@ -63,7 +63,7 @@ describe("the gate mode against the fake GitHub", () => {
     const pull = await seedLinked([text("src/http/client.ts", 5), text("test/http/client.test.ts", 3)]);
     const { report, runs, outputs, failures, summaries, secrets } = await runGate(pull.number);
     expect(report.verdict).toBe("pass");
-    expect(report.brief?.source).toContain("bosun[bot]'s snapshot on #1, hash as recorded on refs/bosun/claims/1");
+    expect(report.brief?.source).toContain("bosun[bot]'s latest snapshot on #1, hash as recorded on refs/bosun/claims/1");
     expect(outputs["verdict"]).toBe("pass");
     expect(failures).toEqual([]);
     expect(runs).toHaveLength(1);
@@ -96,12 +96,22 @@ describe("the gate mode against the fake GitHub", () => {
     const pull = fake.addPull(REPO, { body: "no link here", head: "bosun/retry", files: [text("briefs/retry.yml", 2), text("src/db/pool.ts", 50)] });
     // The head's copy of the brief allows everything; it must not be read.
     fake.setFile(REPO, "bosun/retry", "briefs/retry.yml", "goal: x\nconstraints: {paths: ['**']}\nacceptance: {command: 'true'}\nsize_cap: 100000\n");
-    const { report } = await runGate(pull.number);
+    // bosun/<brief-id> has no claim record: it is judged only where the repository opts in.
+    const { report } = await runGate(pull.number, { "trust-brief-branches": "true" });
     expect(report.brief?.source).toContain("briefs/retry.yml at base");
     expect(result(report, "paths")).toBe("failed");
     expect(result(report, "size")).toBe("failed");
     expect(result(report, "sensitive")).toBe("failed");
     expect(report.needs_human).toBe(true);
+  });
+
+  it("a branch bosun/<brief-id> that anyone could have named is could-not-check unless the repository opts in", async () => {
+    fake.setFile(REPO, "main", "briefs/retry.yml", "goal: x\nconstraints: {paths: ['**']}\nacceptance: {command: 'true'}\nsize_cap: 100000\n");
+    const pull = fake.addPull(REPO, { body: "no link here", head: "bosun/retry", files: [text("src/db/pool.ts", 5)] });
+    const { report, runs } = await runGate(pull.number);
+    expect(report.verdict).toBe("could-not-check");
+    expect(report.checks[0]?.evidence).toContain("trust-brief-branches");
+    expect(runs.filter((r) => r.headSha === fake.repo(REPO).pulls.get(pull.number)?.headSha).map((r) => r.conclusion)).toEqual(["failure"]);
   });
 
   it("ignores a snapshot comment written by anyone but the bot, and says how to link a brief", async () => {

@@ -1,11 +1,18 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import work from "../../../src/action/modes/work.js";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
 import { REPO, schedulerFixture } from "./scheduler-fixture.js";
+import { runWorkPhases } from "./work-phases.js";
+
+const exec = promisify(execFile);
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
 let f: Fixture | undefined;
@@ -27,9 +34,7 @@ async function dispatched(extra = ""): Promise<{ fixture: Fixture; n: number; ha
 }
 
 async function runWork(fixture: Fixture, inputs: Record<string, string>) {
-  const io = memoryActionIo({ inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", ...inputs }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: fixture.fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")), GITHUB_WORKSPACE: tmpdir() } });
-  await work.run(io.io);
-  return io;
+  return runWorkPhases(fixture.fake.url, inputs);
 }
 
 describe("the Action's work mode", () => {
@@ -37,13 +42,13 @@ describe("the Action's work mode", () => {
     const d = await dispatched();
     f = d.fixture;
     const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": 'echo "working on $BOSUN_ITEM at epoch $BOSUN_EPOCH"; echo \'{"kind":"done","reason":"opened a PR"}\' > "$BOSUN_RESULT"' });
-    expect(io.failures).toEqual([]);
-    expect(JSON.parse(io.outputs["stop"] ?? "{}")).toEqual({ kind: "done", reason: "opened a PR" });
+    expect([...io.check.failures, ...(io.agent?.failures ?? []), ...(io.land?.failures ?? [])]).toEqual([]);
+    expect(JSON.parse(io.land?.outputs["stop"] ?? "{}")).toEqual({ kind: "done", reason: "opened a PR" });
     expect(f.labelsOf(d.n)).toEqual(["bosun:done", "bosun:ready"]);
     const comment = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === d.n);
     // BOSUN_ITEM is the brief's id (an issue's brief defaults to its number; this one names itself).
     expect(comment?.body).toContain("working on job at epoch 1");
-    expect(io.summaries.join("")).toContain("| ok |");
+    expect(io.land?.summaries.join("")).toContain("| ok |");
   });
 
   it("refuses to act on a stale epoch, and changes nothing", async () => {
@@ -51,7 +56,8 @@ describe("the Action's work mode", () => {
     f = d.fixture;
     const before = f.fake.accounting.count({ kind: "write" }) + f.fake.accounting.count({ kind: "create" });
     const io = await runWork(f, { item: String(d.n), epoch: "2", "brief-hash": d.hash, "agent-command": "touch should-not-run" });
-    expect(io.failures[0]).toMatch(/stale epoch: this run has epoch 2, the item is held at epoch 1/);
+    expect(io.check.failures[0]).toMatch(/stale epoch: this run has epoch 2, the item is held at epoch 1/);
+    expect(io.agent).toBeUndefined();
     expect(f.fake.accounting.count({ kind: "write" }) + f.fake.accounting.count({ kind: "create" })).toBe(before);
     expect(f.labelsOf(d.n)).toContain("bosun:claimed");
   });
@@ -60,14 +66,66 @@ describe("the Action's work mode", () => {
     const d = await dispatched();
     f = d.fixture;
     const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": "sha256:" + "0".repeat(64), "agent-command": "true" });
-    expect(io.failures[0]).toMatch(/the approved brief is sha256:/);
+    expect(io.check.failures[0]).toMatch(/the approved brief is sha256:/);
   });
 
   it("kills an agent that outruns the brief's wall clock and lands out of budget for a human", async () => {
     const d = await dispatched("budget: {wall_clock: 1s}");
     f = d.fixture;
     const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": "sleep 20" });
-    expect(JSON.parse(io.outputs["stop"] ?? "{}")).toMatchObject({ kind: "out_of_budget", limit: "wall_clock" });
+    expect(JSON.parse(io.land?.outputs["stop"] ?? "{}")).toMatchObject({ kind: "out_of_budget", limit: "wall_clock" });
     expect(f.labelsOf(d.n)).toEqual(["bosun:needs-human", "bosun:ready"]);
+  });
+
+  it("the single-job form is gone: without work-phase nothing runs, and the agent phase refuses a token before running anything", async () => {
+    const d = await dispatched();
+    f = d.fixture;
+    const dir = await mkdtemp(join(tmpdir(), "bosun-work-"));
+    const marker = join(dir, "agent-ran");
+    const inputs = { "github-token": "t-bot", item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": `touch '${marker}'` };
+    const single = memoryActionIo({ inputs, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url, RUNNER_TEMP: dir, GITHUB_WORKSPACE: dir } });
+    await work.run(single.io);
+    expect(single.failures[0]).toMatch(/work-phase/);
+    const withToken = memoryActionIo({ inputs: { ...inputs, "work-phase": "agent", brief: "{}" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url, RUNNER_TEMP: dir, GITHUB_WORKSPACE: dir } });
+    await work.run(withToken.io);
+    expect(withToken.failures[0]).toMatch(/the agent phase takes no github-token/);
+    expect(existsSync(marker)).toBe(false);
+    expect(f.labelsOf(d.n)).toContain("bosun:claimed");
+  });
+
+  it("the land job reads the agent's result as hostile data: a result for another item, epoch or brief, or a malformed one, lands nothing", async () => {
+    const d = await dispatched();
+    f = d.fixture;
+    const dir = await mkdtemp(join(tmpdir(), "bosun-work-"));
+    const good = { bosun_work: 1, item: d.n, epoch: 1, brief_hash: d.hash, stop: { kind: "done", reason: "x" }, evidence: { command: "a", exit: 0, lines: [] } };
+    const forged: [string, unknown][] = [
+      ["another item", { ...good, item: d.n + 1 }],
+      ["another epoch", { ...good, epoch: 2 }],
+      ["another brief", { ...good, brief_hash: "sha256:" + "1".repeat(64) }],
+      ["no stop", { ...good, stop: { kind: "yes" } }],
+      ["too big", { ...good, evidence: { command: "a", exit: 0, lines: ["x".repeat(70_000)] } }],
+    ];
+    for (const [name, body] of forged) {
+      const path = join(dir, `${name}.json`);
+      await writeFile(path, JSON.stringify(body));
+      const land = memoryActionIo({ inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(d.n), epoch: "1", "brief-hash": d.hash, "work-phase": "land", "work-result": path }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url } });
+      await work.run(land.io);
+      expect(land.failures[0], name).toMatch(/refusing to land/);
+    }
+    expect(f.labelsOf(d.n)).toContain("bosun:claimed");
+  });
+
+  it("the agent's changes leave as a patch (its commits and untracked files), for the land job to apply", async () => {
+    const d = await dispatched();
+    f = d.fixture;
+    const env = { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" };
+    // A workspace that is a git repository at a base commit, as actions/checkout leaves it.
+    const io = await runWorkPhases(f.fake.url, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": 'echo hi > new.txt; git add new.txt; git -c user.name=a -c user.email=a@x commit -qm agent; echo more > other.txt' }, env, async (dir) => {
+      await exec("git", ["init", "-q", dir]);
+      await exec("git", ["-C", dir, "-c", "user.name=a", "-c", "user.email=a@x", "commit", "-q", "--allow-empty", "-m", "base"]);
+    });
+    const patch = await readFile(io.agent?.outputs["work-patch"] ?? "", "utf8");
+    expect(patch).toMatch(/\+\+\+ b\/new.txt/);
+    expect(patch).toMatch(/\+\+\+ b\/other.txt/);
   });
 });

@@ -77,8 +77,12 @@ describe("separation rules", () => {
     expect(v.state).toBe("pending");
   });
 
-  it("does not apply to work no agent touched", () => {
-    expect(decide({ author: "human", commits: [{ sha: HEAD, author: { login: "human" }, committer: {}, message: "x" }] }).state).toBe("success");
+  it("work nothing marks as an agent's still needs approvals (an agent may use a user account), unless its author is a listed human", () => {
+    const facts = { author: "human", commits: [{ sha: HEAD, author: { login: "human" }, committer: {}, message: "x" }] };
+    expect(decide(facts).state).toBe("pending");
+    expect(separationVerdict(separationCandidates({ ...base, ...facts }, { ...policy, humans: ["human"] }), new Map(), policy.required).state).toBe("success");
+    // The list names people, never agents: a bot on it is still an agent.
+    expect(separationVerdict(separationCandidates({ ...base, ...facts, author: "claude[bot]" }, { ...policy, humans: ["claude[bot]"] }), new Map(), policy.required).state).toBe("pending");
   });
 
   it.each([

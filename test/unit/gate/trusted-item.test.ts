@@ -54,8 +54,9 @@ describe("the commit a gate run judges comes from its event", () => {
   it.each([
     ["pull_request_target", event("pull_request_target", { pull_request: { number: 3, head: { sha: A } } }), { ok: true, number: 3, headSha: A }],
     ["pull_request", event("pull_request", { pull_request: { number: 3, head: { sha: A } } }), { ok: true, number: 3, headSha: A }],
-    ["workflow_run with its one pull request", event("workflow_run", { workflow_run: { head_sha: A, pull_requests: [{ number: 3, head: { sha: A } }, { number: 4, head: { sha: "b".repeat(40) } }] } }), { ok: true, number: 3, headSha: A }],
-    ["workflow_dispatch with the inputs", event("workflow_dispatch", { inputs: { "pull-request": "3", "head-sha": A.toUpperCase(), item: "5" } }), { ok: true, number: 3, headSha: A, dispatchItem: "5" }],
+    ["workflow_run with its one pull request", event("workflow_run", { workflow_run: { head_sha: A, pull_requests: [{ number: 3, head: { sha: A } }, { number: 4, head: { sha: "b".repeat(40) } }] } }), { ok: true, number: 3, headSha: A, acceptanceRun: { path: "", event: "" } }],
+    ["workflow_run with its workflow's path and event", event("workflow_run", { workflow_run: { head_sha: A, path: ".github/workflows/bosun-acceptance.yml", event: "pull_request", pull_requests: [{ number: 3, head: { sha: A } }] } }), { ok: true, number: 3, headSha: A, acceptanceRun: { path: ".github/workflows/bosun-acceptance.yml", event: "pull_request" } }],
+    ["workflow_dispatch with the inputs and its sender", event("workflow_dispatch", { inputs: { "pull-request": "3", "head-sha": A.toUpperCase(), item: "5", "acceptance-run": "77" }, sender: { login: "maia" } }), { ok: true, number: 3, headSha: A, dispatchItem: "5", dispatch: { sender: "maia", acceptanceRun: 77 } }],
   ])("%s", (_name, e, expected) => {
     expect(gateTarget(e)).toEqual(expected);
   });
