@@ -371,8 +371,15 @@ function addFaults(fake: Awaited<ReturnType<typeof createFakeGitHub>>, o: ChaosO
     fake.faults.add({ kind: "error", status: 502, route: /^(POST|PUT|DELETE) \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/labels/, probability: rate / 2, applied: true });
     fake.faults.add({ kind: "error", status: 502, route: /\/dispatches$/, probability: rate / 2, applied: true });
     fake.faults.add({ kind: "error", status: 503, route: reads, probability: rate / 3 });
+    // However the dice fall, every run sees at least one write that applied and answered 502 (the
+    // fault this round is about): a small run that happened to draw none would prove little.
+    fake.faults.add({ kind: "error", status: 502, route: /^(POST|PUT) \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/labels/, times: 1, applied: true });
   }
-  if ((o.staleRate ?? 0) > 0) fake.faults.add({ kind: "stale-read", lagMs: o.lagMs ?? 30_000, route: LAGGING_READS, probability: o.staleRate ?? 0 });
+  if ((o.staleRate ?? 0) > 0) {
+    fake.faults.add({ kind: "stale-read", lagMs: o.lagMs ?? 30_000, route: LAGGING_READS, probability: o.staleRate ?? 0 });
+    // And at least one lagging read, for the same reason.
+    fake.faults.add({ kind: "stale-read", lagMs: o.lagMs ?? 30_000, route: LAGGING_READS, times: 1 });
+  }
   if ((o.pageShiftRate ?? 0) > 0) fake.faults.add({ kind: "page-shift", route: LISTINGS, probability: o.pageShiftRate ?? 0 });
 }
 
