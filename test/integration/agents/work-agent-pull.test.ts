@@ -210,7 +210,7 @@ describe("the land job reads the agent's files as hostile data", () => {
     const { land } = await runPhases(s, 1, "claude-code", {
       tamper: async ({ patch }) => writeFile(patch, `diff --git a/../../../../../..${escape}/owned b/../../../../../..${escape}/owned\nnew file mode 100644\n--- /dev/null\n+++ b/../../../../../..${escape}/owned\n@@ -0,0 +1 @@\n+owned\n`),
     });
-    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply/);
+    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply to [0-9a-f]{12}: error: invalid path/);
     await expect(readFile(join(escape, "owned"), "utf8")).rejects.toThrow();
     expect(pullsOf(s.fixture)).toHaveLength(0);
     expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
@@ -222,8 +222,25 @@ describe("the land job reads the agent's files as hostile data", () => {
     const { land } = await runPhases(s, 1, "claude-code", {
       tamper: async ({ patch }) => writeFile(patch, "diff --git a/.git/hooks/post-commit b/.git/hooks/post-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/post-commit\n@@ -0,0 +1 @@\n+touch /tmp/owned\n"),
     });
-    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply/);
+    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply to [0-9a-f]{12}: error: invalid path/);
     expect(pullsOf(s.fixture)).toHaveLength(0);
+  });
+
+  it("a patch that writes through a symbolic link it makes publishes nothing", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const link = "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc\n\\ No newline at end of file\n";
+    const through = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, `${link}diff --git a/l/owned b/l/owned\nnew file mode 100644\n--- /dev/null\n+++ b/l/owned\n@@ -0,0 +1 @@\n+x\n`) });
+    expect(through.land?.failures.join("\n")).toMatch(/beyond a symbolic link/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+
+  it("a patch that makes a symbolic link publishes nothing, naming the file", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n") });
+    expect(land?.failures.join("\n")).toMatch(/l: a symbolic link cannot be published/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
   });
 
   it("a patch over the cap is refused unread", async () => {
