@@ -243,6 +243,25 @@ describe("the land job reads the agent's files as hostile data", () => {
     expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
   });
 
+  it("a land whose epoch lost the item while the agent ran publishes nothing", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "late\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", {
+      // Between the agent job and the land job, the item goes to a human and back, at epoch 2.
+      tamper: async () => {
+        for (const run of s.fixture.runsOf(s.n)) s.fixture.fake.completeWorkflowRun(REPO, run.id, "failure");
+        await reconcileTick(s.fixture.replica("app"));
+        await s.fixture.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: s.n, name: "bosun:needs-human" });
+        await s.fixture.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: s.n, labels: ["bosun:queued"] });
+        await s.fixture.snapshotAgain(s.n, "retry-after", "non_goals: [circuit breaking]\nbudget: {steps: 9}");
+        await reconcileTick(s.fixture.replica("app"));
+        expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toEqual([1, 2]);
+      },
+    });
+    expect(land?.failures.join("\n")).toMatch(/stale epoch: this run has epoch 1, the item is held at epoch 2/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
+  });
+
   it("a patch over the cap is refused unread", async () => {
     const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
     const { land } = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, "x".repeat(5 * 1024 * 1024 + 1)) });
