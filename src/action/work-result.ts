@@ -1,4 +1,5 @@
-import type { Evidence } from "../core/journal/journal-event.js";
+import type { Evidence, RunCost } from "../core/journal/journal-event.js";
+import { parseReportedCost } from "../core/journal/run-cost.js";
 import { parseStop } from "../core/stop/parse-stop.js";
 import type { Stop } from "../core/stop/stop.js";
 
@@ -13,6 +14,8 @@ export interface WorkResult {
   readonly briefHash: string;
   readonly stop: Stop;
   readonly evidence: Evidence;
+  /** What the run cost: the wall clock the agent job measured, tokens and money as the agent reported them. */
+  readonly cost?: RunCost;
 }
 
 /** A result file larger than this is refused unread. */
@@ -23,9 +26,9 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
 // Terminal escapes and control characters (tab and newline kept): evidence is shown on the issue.
 const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** The file the agent phase writes: `{"bosun_work": 1, item, epoch, brief_hash, stop, evidence}`. */
+/** The file the agent phase writes: `{"bosun_work": 1, item, epoch, brief_hash, stop, evidence, cost?}`. */
 export function renderWorkResult(result: WorkResult): string {
-  return `${JSON.stringify({ bosun_work: 1, item: result.item, epoch: result.epoch, brief_hash: result.briefHash, stop: result.stop, evidence: result.evidence })}\n`;
+  return `${JSON.stringify({ bosun_work: 1, item: result.item, epoch: result.epoch, brief_hash: result.briefHash, stop: result.stop, evidence: result.evidence, ...(result.cost === undefined ? {} : { cost: result.cost }) })}\n`;
 }
 
 /** Reads a result file; `{ problem }` names what is wrong with it (the land then refuses). */
@@ -52,7 +55,20 @@ export function readWorkResult(text: string, source: string): WorkResult | { rea
   const e = r["evidence"] !== null && typeof r["evidence"] === "object" && !Array.isArray(r["evidence"]) ? (r["evidence"] as Record<string, unknown>) : {};
   const exit = typeof e["exit"] === "number" && Number.isInteger(e["exit"]) && e["exit"] >= 0 && e["exit"] <= 255 ? e["exit"] : null;
   const lines = (Array.isArray(e["lines"]) ? e["lines"] : []).filter((l): l is string => typeof l === "string").slice(-MAX_LINES).map(cut);
-  return { item, epoch, briefHash, stop: stop.stop, evidence: { command: typeof e["command"] === "string" ? cut(e["command"]) : "", exit, lines } };
+  const cost = readCost(r["cost"]);
+  if (typeof cost === "string") return refuse(`has an invalid cost: ${cost}`);
+  return { item, epoch, briefHash, stop: stop.stop, evidence: { command: typeof e["command"] === "string" ? cut(e["command"]) : "", exit, lines }, ...(cost === undefined ? {} : { cost }) };
+}
+
+/** The cost as LAND journals it, or what is wrong with it: a number nobody can have measured is refused, not journalled. */
+function readCost(raw: unknown): RunCost | undefined | string {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== "object" || Array.isArray(raw)) return "must be an object such as {\"wall_clock_s\": 12.5, \"tokens\": 1200}";
+  const { wall_clock_s: wall, ...reported } = raw as Record<string, unknown>;
+  if (typeof wall !== "number" || !Number.isFinite(wall) || wall < 0 || wall > 1e7) return "wall_clock_s must be a number of seconds from 0";
+  const parsed = parseReportedCost({ cost: reported });
+  if (!parsed.ok) return parsed.problem;
+  return { wall_clock_s: wall, ...parsed.cost };
 }
 
 function cut(line: string): string {

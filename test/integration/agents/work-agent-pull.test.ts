@@ -1,12 +1,15 @@
 /**
- * `work` mode with an agent preset against the fake GitHub: the stand-in `claude` edits the
- * checkout, Bosun publishes the change as one commit on `bosun/<n>-<slug>` and keeps one pull
- * request for the item; a later epoch (after a land that failed once the PR was open) reuses that
- * branch and pull request. Judged from the fake's own state and request log and the stand-in's
- * record, not from Bosun's outputs.
+ * `work` mode with an agent preset against the fake GitHub, in the shipped workflow's three jobs:
+ * `check` (the bot's token) hands the brief on, `agent` (no GitHub credential at all) runs the
+ * stand-in `claude` in its own checkout and writes its result and patch, `land` (the bot's token)
+ * applies the patch to ITS OWN checkout, publishes it as one commit on `bosun/<n>-<slug>` with one
+ * pull request for the item, and lands the stop and cost; a later epoch (after a land that failed
+ * once the PR was open) reuses that branch and pull request. Only the check job's `brief` output and
+ * the agent's two files cross between the jobs, as on a runner. Judged from the fake's own state and
+ * request log and the stand-in's record, not from Bosun's outputs.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,6 +20,7 @@ import { REPO, schedulerFixture } from "../scheduler/scheduler-fixture.js";
 import { standInBin, type Scenario } from "../../support/agents/stand-in-bin.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
+type Io = ReturnType<typeof memoryActionIo>;
 let f: Fixture | undefined;
 afterEach(async () => {
   await f?.fake.close();
@@ -26,6 +30,7 @@ afterEach(async () => {
 const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n";
 const RUNNER = { GITHUB_TOKEN: "ghs_runnerTokenThatMustNotLeak0001", ACTIONS_RUNTIME_TOKEN: "actions-runtime-secret-0002" };
 
+/** A fresh checkout of the same start commit's content: each job checks the repository out for itself. */
 async function checkout(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "bosun-work-checkout-"));
   await mkdir(join(dir, "src"));
@@ -52,34 +57,56 @@ async function setup(scenarios: Scenario[], tool: "claude" | "codex" | "aider" |
 
 const KEYS = { ANTHROPIC_API_KEY: "sk-ant-test-key-0005", OPENAI_API_KEY: "sk-openai-test-key-0006", CODEX_API_KEY: "codex-test-key-0007", LLM_API_KEY: "llm-test-key-0008" };
 
-async function runWork(s: Awaited<ReturnType<typeof setup>>, epoch: number, agent = "claude-code", extra: Record<string, string> = {}) {
-  const workspace = await checkout();
-  const io = memoryActionIo({
-    inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash, agent, ...extra },
-    eventName: "workflow_dispatch",
-    payload: { repository: { default_branch: "main" } },
-    env: {
-      ...RUNNER,
-      PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`,
-      HOME: process.env["HOME"],
-      ...KEYS,
-      GITHUB_API_URL: s.fixture.fake.url,
-      RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")),
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_SHA: s.fixture.fake.repo(REPO).refs.get("refs/heads/main"),
-    },
-  });
-  await work.run(io.io);
-  return io;
+interface PhaseOptions {
+  /** The agent step's extra inputs (agent-env, agent-command...). */
+  readonly agentInputs?: Record<string, string>;
+  /** The agent job's workspace (default: a fresh checkout). */
+  readonly agentWorkspace?: string;
+  /** Rewrites the agent's files before the land reads them, as a hostile agent (or artifact) could. */
+  readonly tamper?: (files: { result: string; patch: string }) => Promise<void>;
 }
 
+/**
+ * The three jobs, as docs/workflows/bosun-work-<agent>.yml runs them. The agent job's environment
+ * holds the runner's own tokens (a runner always sets them) and every model key; the App token is
+ * in the check and land jobs only. The land job has its own checkout, at the dispatched commit.
+ */
+async function runPhases(s: Awaited<ReturnType<typeof setup>>, epoch: number, agent = "claude-code", options: PhaseOptions = {}): Promise<{ check: Io; agent?: Io; land?: Io }> {
+  const fake = s.fixture.fake;
+  const trusted = { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash };
+  const sha = fake.repo(REPO).refs.get("refs/heads/main");
+  const check = memoryActionIo({ inputs: { ...trusted, "work-phase": "check" }, eventName: "workflow_dispatch", payload: { repository: { default_branch: "main" } }, env: { GITHUB_API_URL: fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-check-")), GITHUB_SHA: sha } });
+  await work.run(check.io);
+  if (check.failures.length > 0) return { check };
+  const out = await mkdtemp(join(tmpdir(), "bosun-out-"));
+  const files = { result: join(out, "result.json"), patch: join(out, "changes.patch") };
+  const agentIo = memoryActionIo({
+    inputs: { "work-phase": "agent", "github-token": "", item: String(s.n), epoch: String(epoch), "brief-hash": s.hash, brief: check.outputs["brief"] ?? "", agent, "work-result": files.result, "work-patch": files.patch, ...options.agentInputs },
+    eventName: "workflow_dispatch",
+    payload: { repository: { default_branch: "main" } },
+    env: { ...RUNNER, ...KEYS, PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`, HOME: process.env["HOME"], RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-agent-")), GITHUB_WORKSPACE: options.agentWorkspace ?? (await checkout()), GITHUB_SHA: sha },
+  });
+  await work.run(agentIo.io);
+  if (agentIo.failures.length > 0) return { check, agent: agentIo };
+  await options.tamper?.(files);
+  const land = memoryActionIo({
+    inputs: { ...trusted, "work-phase": "land", "open-pull-request": "true", "work-result": files.result, "work-patch": files.patch },
+    eventName: "workflow_dispatch",
+    payload: { repository: { default_branch: "main" } },
+    env: { GITHUB_API_URL: fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-land-")), GITHUB_WORKSPACE: await checkout(), GITHUB_SHA: sha },
+  });
+  await work.run(land.io);
+  return { check, agent: agentIo, land };
+}
+
+const landEvent = (io: Io | undefined) => JSON.parse(io?.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined) ?? "{}") as { ok?: boolean; stop?: { kind: string; reason?: string }; cost?: { wall_clock_s: number; tokens?: number; usd?: number } };
 const pullsOf = (fx: Fixture) => [...fx.fake.repo(REPO).pulls.values()];
 
-describe("work mode with an agent preset", () => {
+describe("work mode with an agent preset, in three jobs", () => {
   it("hands the agent the brief and only its key, publishes one commit on bosun/<n>-<slug> with one pull request saying Closes #n and the brief's hash, and journals the stop and cost", async () => {
     const s = await setup([{ edits: { "src/retry.ts": "export const retry = true;\n" } }]);
-    const io = await runWork(s, 1);
-    expect(io.failures).toEqual([]);
+    const { check, agent, land } = await runPhases(s, 1);
+    expect([...check.failures, ...(agent?.failures ?? []), ...(land?.failures ?? [])]).toEqual([]);
     const [record] = await s.bin.records();
     expect(record?.prompt).toContain("Work on retry-after.");
     expect(record?.prompt).toContain(`Closes #${s.n}`);
@@ -89,6 +116,7 @@ describe("work mode with an agent preset", () => {
     expect(record?.env).not.toHaveProperty("GITHUB_TOKEN");
     expect(record?.env).not.toHaveProperty("ACTIONS_RUNTIME_TOKEN");
     expect(Object.values(record?.env ?? {})).not.toContain("t-bot");
+    expect(Object.values(record?.env ?? {})).not.toContain(RUNNER.GITHUB_TOKEN);
     expect(record?.env["ANTHROPIC_API_KEY"]).toBe("sk-ant-test-key-0005");
 
     const repo = s.fixture.fake.repo(REPO);
@@ -103,8 +131,9 @@ describe("work mode with an agent preset", () => {
     expect(repo.trees.get(head?.tree ?? "")?.get("src/retry.ts")).toBe("export const retry = true;\n");
     expect(repo.trees.get(head?.tree ?? "")?.get("src/keep.ts")).toBe("export const keep = 1;\n");
 
-    const land = io.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined);
-    expect(JSON.parse(land ?? "{}")).toMatchObject({ event: "LAND", ok: true, stop: { kind: "done" }, cost: { tokens: 1650, usd: 0.0421 } });
+    // The cost the agent job measured and the agent reported, carried in the result file, on LAND.
+    expect(landEvent(land)).toMatchObject({ event: "LAND", ok: true, stop: { kind: "done" }, cost: { tokens: 1650, usd: 0.0421 } });
+    expect(landEvent(land).cost?.wall_clock_s).toBeGreaterThan(0);
     expect(s.fixture.labelsOf(s.n)).toContain("bosun:done");
   });
 
@@ -113,9 +142,9 @@ describe("work mode with an agent preset", () => {
     // The land's claim-ref update (a GraphQL updateRefs batch) fails once, once the pull request is
     // open, and does not apply: the run ends with its PR open but its item unlanded.
     const remove = s.fixture.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", applied: false, when: () => pullsOf(s.fixture).length > 0 });
-    const first = await runWork(s, 1);
+    const first = await runPhases(s, 1);
     remove();
-    expect(first.failures.join("\n")).toMatch(/land could not be written/);
+    expect(first.land?.failures.join("\n")).toMatch(/land could not be written/);
     expect(pullsOf(s.fixture)).toHaveLength(1);
     // The run failed (its land could not be written): the scheduler lands it from the run's
     // conclusion, for a human (a failure nobody classified is never a guessed retry). A maintainer
@@ -130,8 +159,8 @@ describe("work mode with an agent preset", () => {
     expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toEqual([1, 2]);
 
     const createsBefore = s.fixture.fake.accounting.count((e) => e.route === "POST /repos/{owner}/{repo}/pulls");
-    const second = await runWork(s, 2);
-    expect(second.failures).toEqual([]);
+    const second = await runPhases(s, 2);
+    expect([...second.check.failures, ...(second.agent?.failures ?? []), ...(second.land?.failures ?? [])]).toEqual([]);
     // One pull request still, and no second create was even attempted: the open one was found first.
     expect(pullsOf(s.fixture)).toHaveLength(1);
     expect(s.fixture.fake.accounting.count((e) => e.route === "POST /repos/{owner}/{repo}/pulls")).toBe(createsBefore);
@@ -143,39 +172,123 @@ describe("work mode with an agent preset", () => {
     expect(previous?.message).toMatch(/epoch 1/);
     expect(head?.message).toMatch(/epoch 2/);
     expect(repo.trees.get(head?.tree ?? "")?.get("src/retry.ts")).toBe("attempt 2\n");
-    expect(second.outputs["pull-request"]).toBe(String(pullsOf(s.fixture)[0]?.number));
+    expect(repo.trees.get(head?.tree ?? "")?.get("src/other.ts")).toBe("x\n");
+    expect(second.land?.outputs["pull-request"]).toBe(String(pullsOf(s.fixture)[0]?.number));
     expect(s.fixture.labelsOf(s.n)).toContain("bosun:done");
   });
 
   it("lands a done that changed nothing as blocked, and opens no pull request", async () => {
     const s = await setup([{}]);
-    const io = await runWork(s, 1);
-    expect(JSON.parse(io.outputs["stop"] ?? "{}")).toMatchObject({ kind: "blocked" });
+    const { land } = await runPhases(s, 1);
+    expect(landEvent(land).stop).toMatchObject({ kind: "blocked" });
     expect(pullsOf(s.fixture)).toHaveLength(0);
     expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
   });
 
   it("refuses an agent-env that names a runner token, before anything runs", async () => {
-    const s = await setup([{}]);
-    const io = memoryActionIo({ inputs: { "github-token": "t-bot", item: String(s.n), epoch: "1", "brief-hash": s.hash, agent: "codex", "agent-env": "MY_SETTING, GITHUB_TOKEN" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: s.fixture.fake.url } });
-    await work.run(io.io);
-    expect(io.failures[0]).toMatch(/agent-env: GITHUB_TOKEN is the runner's own credential/);
+    const s = await setup([{ edits: { "src/x.ts": "x\n" } }]);
+    const { agent, land } = await runPhases(s, 1, "codex", { agentInputs: { "agent-env": "MY_SETTING, GITHUB_TOKEN" } });
+    expect(agent?.failures[0]).toMatch(/agent-env: GITHUB_TOKEN is the runner's own credential/);
+    expect(land).toBeUndefined();
     expect(await s.bin.records()).toEqual([]);
+  });
+
+  it("hands on a name agent-env lists, and still no runner token", async () => {
+    const s = await setup([{ edits: { "src/x.ts": "x\n" } }], "codex");
+    const { land } = await runPhases(s, 1, "codex", { agentInputs: { "agent-env": "LLM_API_KEY" } });
+    expect(land?.failures).toEqual([]);
+    const [record] = await s.bin.records();
+    expect(record?.env["LLM_API_KEY"]).toBe(KEYS.LLM_API_KEY);
+    for (const name of Object.keys(RUNNER)) expect(record?.env, name).not.toHaveProperty(name);
+  });
+});
+
+describe("the land job reads the agent's files as hostile data", () => {
+  it("a patch that writes outside the tree publishes nothing and lands for a human, naming the patch", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const escape = await mkdtemp(join(tmpdir(), "bosun-escape-"));
+    const { land } = await runPhases(s, 1, "claude-code", {
+      tamper: async ({ patch }) => writeFile(patch, `diff --git a/../../../../../..${escape}/owned b/../../../../../..${escape}/owned\nnew file mode 100644\n--- /dev/null\n+++ b/../../../../../..${escape}/owned\n@@ -0,0 +1 @@\n+owned\n`),
+    });
+    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply to [0-9a-f]{12}: error: invalid path/);
+    await expect(readFile(join(escape, "owned"), "utf8")).rejects.toThrow();
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+
+  it("a patch into .git publishes nothing", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", {
+      tamper: async ({ patch }) => writeFile(patch, "diff --git a/.git/hooks/post-commit b/.git/hooks/post-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/post-commit\n@@ -0,0 +1 @@\n+touch /tmp/owned\n"),
+    });
+    expect(land?.failures.join("\n")).toMatch(/the agent's patch does not apply to [0-9a-f]{12}: error: invalid path/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+  });
+
+  it("a patch that writes through a symbolic link it makes publishes nothing", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const link = "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc\n\\ No newline at end of file\n";
+    const through = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, `${link}diff --git a/l/owned b/l/owned\nnew file mode 100644\n--- /dev/null\n+++ b/l/owned\n@@ -0,0 +1 @@\n+x\n`) });
+    expect(through.land?.failures.join("\n")).toMatch(/beyond a symbolic link/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
+  });
+
+  it("a patch that makes a symbolic link publishes nothing, naming the file", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n") });
+    expect(land?.failures.join("\n")).toMatch(/l: a symbolic link cannot be published/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
+  });
+
+  it("a land whose epoch lost the item while the agent ran publishes nothing", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "late\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", {
+      // Between the agent job and the land job, the item goes to a human and back, at epoch 2.
+      tamper: async () => {
+        for (const run of s.fixture.runsOf(s.n)) s.fixture.fake.completeWorkflowRun(REPO, run.id, "failure");
+        await reconcileTick(s.fixture.replica("app"));
+        await s.fixture.octokit.issues.removeLabel({ owner: "acme", repo: "app", issue_number: s.n, name: "bosun:needs-human" });
+        await s.fixture.octokit.issues.addLabels({ owner: "acme", repo: "app", issue_number: s.n, labels: ["bosun:queued"] });
+        await s.fixture.snapshotAgain(s.n, "retry-after", "non_goals: [circuit breaking]\nbudget: {steps: 9}");
+        await reconcileTick(s.fixture.replica("app"));
+        expect(s.fixture.runsOf(s.n).map((r) => r.epoch)).toEqual([1, 2]);
+      },
+    });
+    expect(land?.failures.join("\n")).toMatch(/stale epoch: this run has epoch 1, the item is held at epoch 2/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+    expect([...s.fixture.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("refs/heads/bosun/"))).toEqual([]);
+  });
+
+  it("a patch over the cap is refused unread", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", { tamper: async ({ patch }) => writeFile(patch, "x".repeat(5 * 1024 * 1024 + 1)) });
+    expect(land?.failures.join("\n")).toMatch(/larger than 5242880 bytes/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
+  });
+
+  it("a cost the result file cannot have measured is refused, not journalled", async () => {
+    const s = await setup([{ edits: { "src/retry.ts": "fine\n" } }]);
+    const { land } = await runPhases(s, 1, "claude-code", {
+      tamper: async ({ result }) => {
+        const r = JSON.parse(await readFile(result, "utf8")) as Record<string, unknown>;
+        await writeFile(result, JSON.stringify({ ...r, cost: { wall_clock_s: -1, tokens: 1.5 } }));
+      },
+    });
+    expect(land?.failures.join("\n")).toMatch(/refusing to land: .*invalid cost/);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
   });
 });
 
 describe("work mode with a preset and no checkout", () => {
   it("lands the item for a human at once, naming the missing checkout, and runs no agent", async () => {
     const s = await setup([{ edits: { "src/x.ts": "x\n" } }]);
-    const io = memoryActionIo({
-      inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(s.n), epoch: "1", "brief-hash": s.hash, agent: "claude-code" },
-      eventName: "workflow_dispatch",
-      payload: {},
-      env: { PATH: `${s.bin.dir}:${process.env["PATH"] ?? ""}`, GITHUB_API_URL: s.fixture.fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")), GITHUB_WORKSPACE: await mkdtemp(join(tmpdir(), "not-a-checkout-")) },
-    });
-    await work.run(io.io);
-    expect(io.failures[0]).toMatch(/open-pull-request needs the repository checked out in GITHUB_WORKSPACE/);
+    const { land } = await runPhases(s, 1, "claude-code", { agentWorkspace: await mkdtemp(join(tmpdir(), "not-a-checkout-")) });
+    expect(land?.failures[0]).toMatch(/open-pull-request needs the repository checked out in GITHUB_WORKSPACE/);
     expect(await s.bin.records()).toEqual([]);
+    expect(pullsOf(s.fixture)).toHaveLength(0);
     expect(s.fixture.labelsOf(s.n)).toContain("bosun:needs-human");
   });
 });
@@ -188,8 +301,8 @@ describe.each([
 ] as const)("work mode with agent: %s", (agent, tool, own) => {
   it("runs the stand-in with its own key only, opens the item's one pull request, and journals the typed stop and cost", async () => {
     const s = await setup([{ edits: { "src/retry.ts": `by ${tool}\n` } }], tool);
-    const io = await runWork(s, 1, agent);
-    expect(io.failures).toEqual([]);
+    const { land } = await runPhases(s, 1, agent);
+    expect(land?.failures).toEqual([]);
     const [record] = await s.bin.records();
     expect(record?.tool).toBe(tool);
     expect(record?.prompt).toContain(`Closes #${s.n}`);
@@ -202,17 +315,17 @@ describe.each([
     expect(pulls.map((p) => p.headRef)).toEqual([`bosun/${s.n}-work-on-retry-after`]);
     const repo = s.fixture.fake.repo(REPO);
     expect(repo.trees.get(repo.commits.get(repo.refs.get(`refs/heads/${pulls[0]?.headRef ?? ""}`) ?? "")?.tree ?? "")?.get("src/retry.ts")).toBe(`by ${tool}\n`);
-    const land = JSON.parse(io.logs.map((l) => /\s(\{.*"event":"LAND".*\})$/.exec(l)?.[1]).find((l) => l !== undefined) ?? "{}") as { stop: unknown; cost: { wall_clock_s: number } };
-    expect(land.stop).toEqual({ kind: "done" });
-    expect(land.cost.wall_clock_s).toBeGreaterThan(0);
+    const landed = landEvent(land);
+    expect(landed.stop).toEqual({ kind: "done" });
+    expect(landed.cost?.wall_clock_s).toBeGreaterThan(0);
   });
 });
 
 describe("work mode with agent: command and open-pull-request: true", () => {
   it("publishes the command's changes the same way", async () => {
     const s = await setup([]);
-    const io = await runWork(s, 1, "command", { "agent-command": "mkdir -p src && echo from-command > src/cmd.ts", "open-pull-request": "true" });
-    expect(io.failures).toEqual([]);
+    const { land } = await runPhases(s, 1, "command", { agentInputs: { "agent-command": "mkdir -p src && echo from-command > src/cmd.ts", "open-pull-request": "true" } });
+    expect(land?.failures).toEqual([]);
     const pulls = pullsOf(s.fixture);
     expect(pulls).toHaveLength(1);
     const repo = s.fixture.fake.repo(REPO);

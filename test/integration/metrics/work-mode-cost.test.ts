@@ -1,11 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import work from "../../../src/action/modes/work.js";
 import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
-import { memoryActionIo } from "../gate/memory-action-io.js";
 import { REPO, schedulerFixture } from "../scheduler/scheduler-fixture.js";
+import { runWorkPhases } from "../scheduler/work-phases.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
 let f: Fixture | undefined;
@@ -17,7 +13,7 @@ afterEach(async () => {
 const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n";
 
 describe("cost on LAND in the Action's work mode", () => {
-  it("journals the wall clock it measured and the tokens and usd the agent reported", async () => {
+  it("journals the wall clock the agent job measured and the tokens and usd the agent reported, carried to the land job in the result file", async () => {
     f = await schedulerFixture(CONFIG);
     f.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
     const n = await f.queue("job");
@@ -25,14 +21,10 @@ describe("cost on LAND in the Action's work mode", () => {
     const comment = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === n);
     const hash = /"hash": "(sha256:[0-9a-f]+)"/.exec(comment?.body ?? "")?.[1] ?? "";
     const agent = `echo '{"kind":"done","cost":{"tokens":4321,"usd":0.12}}' > "$BOSUN_RESULT"`;
-    const io = memoryActionIo({
-      inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(n), epoch: "1", "brief-hash": hash, "agent-command": agent },
-      eventName: "workflow_dispatch",
-      payload: {},
-      env: { GITHUB_API_URL: f.fake.url, RUNNER_TEMP: await mkdtemp(join(tmpdir(), "bosun-work-")), GITHUB_WORKSPACE: tmpdir() },
-    });
-    await work.run(io.io);
-    expect(io.failures).toEqual([]);
+    const phases = await runWorkPhases(f.fake.url, { item: String(n), epoch: "1", "brief-hash": hash, "agent-command": agent });
+    expect([...phases.check.failures, ...(phases.agent?.failures ?? []), ...(phases.land?.failures ?? [])]).toEqual([]);
+    const io = phases.land;
+    if (io === undefined) throw new Error("the land phase did not run");
     expect(f.labelsOf(n)).toContain("bosun:done");
     // The journal of an Action run is its step log: one JSON event per line after the trace.
     const land = io.logs.map((l) => /^LAND .*? {2}(\{.*\})$/.exec(l)?.[1]).find((x) => x !== undefined);
