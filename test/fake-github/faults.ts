@@ -8,8 +8,11 @@ import type { Prng } from "./prng.js";
 export type FaultEffect =
   /** Delay the request by `ms` (or a uniform draw from `[min, max]`) before it is handled. */
   | { kind: "latency"; ms: number | readonly [number, number] }
-  /** Answer with a 5xx. `applied`: whether the write happened anyway (true, false, or a probability). */
-  | { kind: "error"; status?: 500 | 502 | 503 | 504; applied?: boolean | number }
+  /**
+   * Answer with a 5xx (or a transient 404: a read served by a replica that has not seen the object
+   * yet). `applied`: whether the write happened anyway (true, false, or a probability).
+   */
+  | { kind: "error"; status?: 404 | 500 | 502 | 503 | 504; applied?: boolean | number }
   /** GitHub's secondary rate limit: 403 (or 429) with `retry-after`. */
   | { kind: "secondary-rate-limit"; retryAfter?: number; status?: 403 | 429 }
   /** A 422 whose write may or may not have applied, as GitHub can fail after committing. */

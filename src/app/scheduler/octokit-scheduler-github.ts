@@ -5,6 +5,7 @@ import { runTitle } from "../../core/scheduler/stop-from-run.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { SnapshotCache, type SnapshotRead } from "../snapshot-cache.js";
+import { dispatchFailure } from "./dispatch-outcome-unknown.js";
 
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
@@ -338,10 +339,12 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
             // A 5xx (or a dropped connection) may come after GitHub started the run: dispatching
             // again would put a second worker on the item. Its run name names this item and
             // epoch exactly, so look for it before calling the dispatch failed.
+            // Not found yet is no answer either (runs reach listings seconds later): the claim is
+            // then kept, and the tick matches the run by its name when it shows.
             const code = statusOf(err);
             if (code !== undefined && code < 500) throw err;
             const started = await findDispatchedRun(dispatch.workflow, inputs.item, inputs.epoch);
-            if (started === undefined) throw err;
+            if (started === undefined) dispatchFailure(issue, err);
             runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
             return { runId: started.id, url: started.url };
           }
@@ -353,22 +356,22 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         }
         case "assign": {
           if (!COPILOT.test(dispatch.assignee)) {
-            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] }).catch((err: unknown) => dispatchFailure(issue, err));
             return {};
           }
           // Copilot takes an issue only from a user-to-server token; an installation token's
           // assignment is dropped without an error. So: the configured user token, and the answer
           // checked, or a failure that names the token — never a dispatch nobody received.
           if (options.copilot === undefined) throw new Error(copilotTokenNeeded(issue, "no user token is configured"));
-          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] });
+          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] }).catch((err: unknown) => dispatchFailure(issue, err));
           if (!(data.assignees ?? []).some((a) => COPILOT.test(a?.login ?? ""))) throw new Error(copilotTokenNeeded(issue, "GitHub did not assign Copilot with the configured token"));
           return {};
         }
         case "label":
-          await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
+          await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] }).catch((err: unknown) => dispatchFailure(issue, err));
           return {};
         case "comment": {
-          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction });
+          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction }).catch((err: unknown) => dispatchFailure(issue, err));
           return { url: data.html_url };
         }
       }
