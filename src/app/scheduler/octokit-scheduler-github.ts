@@ -192,7 +192,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       const { extras, ...result } = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
       const left = await deleteExtras(extras);
-      snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
+      // Only a snapshot found is kept: "none" may be a lagging read of a comment just posted, and
+      // kept against this comment count it would hide the approval until someone comments again.
+      if (result.ok) snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
       return result;
     },
 
@@ -211,6 +213,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
           const { extras, ...result } = snapshotOf(node.number, comments, options.botLogin);
           // Older comments were not fetched: without a snapshot among the newest, the full read decides.
           if (!result.ok && node.comments.totalCount > comments.length) continue;
+          // "None" (or a broken one) is not kept: the full read decides, each tick, until one is found.
+          if (!result.ok) continue;
           const left = await deleteExtras(extras);
           snapshots.set(repoName, node.number, node.comments.totalCount - (extras.length - left), result);
           missing.delete(node.number);

@@ -342,11 +342,12 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
 
   const { reclaimed, landed, dispatched } = await applyTickEffects(deps, written.granted, { reclaims, lands, granting }, inFlight);
 
-  // Idle is the step's verdict: nothing in flight, and no ready item left unclaimed.
+  // Idle is the step's verdict: nothing in flight, no ready item left unclaimed, and no queued item
+  // waiting (on a blocker, on a snapshot read that failed, on a human): the queue is empty.
   const flying = new Map<string, number>();
   for (const f of inFlight) flying.set(f.pool, (flying.get(f.pool) ?? 0) + 1);
   const left = ready.filter((c) => !dispatched.includes(c.issue.number)).map((c) => ({ id: c.item.id, pool: c.item.pool }));
-  const idle = decideStep({ now, held: [], busy: flying, ready: left }, rules).some((d) => d.kind === "idle");
+  const idle = decideStep({ now, held: [], busy: flying, ready: left, waiting: skipped.length }, rules).some((d) => d.kind === "idle");
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
   return { busy: false, idle, dispatched, landed, reclaimed, revived, inFlight, queue, skipped };
 }
