@@ -185,9 +185,9 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       return [...byNumber.values()].sort((a, b) => a.createdAt - b.createdAt || a.number - b.number);
     },
 
-    async snapshot(issue, inFlight = false) {
+    async snapshot(issue, inFlight = false, uncached = false) {
       const last = snapshots.last(repoName, issue.number);
-      const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
+      const cached = uncached ? undefined : inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
       if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       const { extras, ...result } = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);

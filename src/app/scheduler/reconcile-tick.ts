@@ -186,8 +186,13 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       // newer than the one this claim dispatched proves it (comment ids only grow; a stale read
       // can only show an older one).
       const queuedNow = issue;
-      if (queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l))) {
-        const snap = await github.snapshot(queuedNow);
+      // Queued with no outcome label: a re-approval (the maintainer removed the outcome label and
+      // queued it again) or a mirror that did not follow the land. The comments are read fresh on
+      // every tick until a newer snapshot shows, and the labels are never "repaired" from the ref:
+      // one stale comments read would otherwise erase the re-approval.
+      const maybeAgain = queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l));
+      if (queuedNow !== undefined && maybeAgain) {
+        const snap = await github.snapshot(queuedNow, false, true);
         if (snap.ok && record.snapshotId !== undefined && snap.commentId > record.snapshotId) {
           requeued.add(record.key);
           continue;
@@ -201,7 +206,7 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       // The claim settled but its labels did not follow (a failed write after the land): the ref
       // is the truth, so the mirror is repaired from it.
       const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
-      if (issue !== undefined && !issue.labels.includes(want)) await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
+      if (issue !== undefined && !maybeAgain && !issue.labels.includes(want)) await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
       continue;
     }
     if (record.state !== "held") continue;
