@@ -101,10 +101,11 @@ export function createFaults(prng: Prng): Faults {
     const { rule } = armed;
     if (armed.left <= 0) return false;
     if (rule.login !== undefined && rule.login !== login) return false;
-    if (rule.when !== undefined && !rule.when()) return false;
     const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" || rule.kind === "page-shift" ? GETS : undefined);
     if (typeof route === "string" && route !== routeKey) return false;
     if (route instanceof RegExp && !route.test(routeKey)) return false;
+    // Asked only of requests the rule's route matches, so a test can act at that request.
+    if (rule.when !== undefined && !rule.when()) return false;
     return prng.chance(rule.probability ?? 1);
   };
   const fire = (armed: Armed, routeKey: string): void => {

@@ -225,12 +225,16 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async issueNow(issue) {
-      try {
-        const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue });
-        return { ...queueIssueOf(data), open: data.state === "open", completed: data.state === "closed" && data.state_reason === "completed" };
-      } catch (err) {
-        if (statusOf(err) === 404 || statusOf(err) === 410) return undefined;
-        throw err;
+      // A 404 can be a replica that has not caught up: asked again before the issue counts as gone
+      // (410, deleted, is final).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue, headers: { "cache-control": "no-cache" } });
+          return { ...queueIssueOf(data), open: data.state === "open", completed: data.state === "closed" && data.state_reason === "completed" };
+        } catch (err) {
+          if (statusOf(err) === 410 || (statusOf(err) === 404 && attempt >= 3)) return undefined;
+          if (statusOf(err) !== 404) throw err;
+        }
       }
     },
 

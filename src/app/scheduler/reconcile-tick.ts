@@ -210,22 +210,24 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       continue;
     }
     if (record.state !== "held") continue;
-    let worker: WorkerState | undefined;
+    let left: WorkerState | undefined;
     if (issue === undefined) {
       // Not in the listing: read it. Still open and queued, the listing missed it (pages shift while
       // they are read): it is in flight like any other. Otherwise it left the queue while in flight:
-      // closed as completed (a merged PR closing it) is done; anything else is refused.
+      // closed as completed (a merged PR closing it) is done; anything else is refused — but only
+      // once its worker is no longer live (below). The issue as read is kept, so the landing's
+      // labels and comment follow.
       const current = await github.issueNow(n);
-      if (current?.open === true && current.labels.includes(labels.queued)) {
-        issue = current;
-        byNumber.set(n, current);
-      } else worker = { kind: "ended", stop: current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" } };
+      if (current !== undefined) issue = current;
+      if (current?.open === true && current.labels.includes(labels.queued)) byNumber.set(n, current);
+      else left = { kind: "ended", stop: current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" } };
     }
-    if (worker === undefined) {
-      runs ??= await github.listRuns(enoughRuns);
-      pulls ??= await github.linkedPulls();
-      worker = workerOf(runOfHeld(runs, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
-    }
+    // The worker is judged from its run and pull requests first: a live one keeps its claim (and
+    // its pool slot) even if its issue left the queue; leaving is acted on when it ends.
+    runs ??= await github.listRuns(enoughRuns);
+    pulls ??= await github.linkedPulls();
+    const seen = workerOf(runOfHeld(runs, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
+    const worker: WorkerState = left !== undefined && seen.kind !== "live" ? left : seen;
     const pool = await poolOfClaim(record, issue);
     const span = record.leaseUntil - record.at;
     held.push({ n, ref, record, issue, claim: { id: String(n), epoch: record.epoch, holder: record.holder, leaseUntil: record.leaseUntil, leaseMs: span > 0 ? span : leaseMs, pool, worker } });
