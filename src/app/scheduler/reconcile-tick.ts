@@ -15,7 +15,7 @@ import type { ClaimRecord } from "../../adapters/github/claim-record.js";
 import { decideStep, type HeldClaim, type WorkerState } from "../../core/engine/decide-step.js";
 import { stepOptionsOf } from "./step-options-of.js";
 import { applyTickEffects } from "./apply-tick-effects.js";
-import { runOf, workerOf } from "./run-of.js";
+import { runOf, runsOfItem, workerOf } from "./run-of.js";
 import { readyCandidates } from "./ready-candidates.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
@@ -175,6 +175,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const forgets: Array<{ ref: string; sha: string }> = [];
   const revived: number[] = [];
   const held: HeldRef[] = [];
+  /** Issues that have a claim ref at all (any state). */
+  const claimed = new Set(claims.flatMap((c) => issueOfRef(c.ref, prefix) ?? []));
 
   for (const { ref, sha, record } of claims) {
     const n = issueOfRef(ref, prefix);
@@ -327,8 +329,21 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
         deny(n, "evidence", evidence);
         continue;
       }
+      // No claim ref for the item (never claimed, cleaned up, or deleted by a writer): its runs are
+      // the only other witness. One still in progress means a worker is on it; and the grant
+      // starts above every epoch a run was titled with, so no old run can land the new claim.
+      let aboveEpoch = 0;
+      if (!claimed.has(n)) {
+        runs ??= await github.listRuns(enoughRuns);
+        const before = runsOfItem(runs, n);
+        if (before.live) {
+          deny(n, "held", `a run for #${n} (epoch ${before.maxEpoch}) is still in progress, and no claim covers it`);
+          continue;
+        }
+        aboveEpoch = before.maxEpoch;
+      }
       const grant = { pool: d.pool, briefHash: c.hash, snapshotId: c.commentId };
-      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), grant, requeued.has(c.brief.claim_key));
+      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), grant, requeued.has(c.brief.claim_key), aboveEpoch);
       if (!planned.planned) {
         deps.claims.count(planned.reason);
         deny(n, planned.reason, planned.detail);
