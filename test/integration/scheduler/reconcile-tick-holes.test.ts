@@ -47,6 +47,25 @@ it("H1: a dispatch answered 4xx (definitely not started) still releases the clai
   expect(f.runsOf(n)).toHaveLength(1);
 });
 
+it("H1: a label dispatch that applied and answered 502 keeps its claim: the pool's slot stays with it until its lease ends", async () => {
+  f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: "agent:go"}}\nlease: 10m\n`);
+  const n = await f.queue("first");
+  const m = await f.queue("second");
+  const a = f.replica("a");
+  // The second label write of the tick is the dispatch (the first mirrors the claim): it applies and answers 502.
+  let labelWrites = 0;
+  f.fake.faults.add({ kind: "error", status: 502, applied: true, route: "POST /repos/{owner}/{repo}/issues/{issue_number}/labels", times: 1, when: () => ++labelWrites === 2 });
+  await reconcileTick(a).catch(() => undefined);
+  expect(f.fake.faults.fired).toHaveLength(1);
+  expect(f.labelsOf(n)).toContain("agent:go");
+  f.clock.advance(60_000);
+  await reconcileTick(a).catch(() => undefined);
+  await reconcileTick(a).catch(() => undefined);
+  // The agent may be on #n: nobody else gets the one slot while its lease runs.
+  expect(f.labelsOf(m)).not.toContain("agent:go");
+  expect(f.labelsOf(n)).toContain("bosun:claimed");
+});
+
 it("H2: a re-approval read through one stale comments listing is not 'repaired' back to bosun:done: it runs again", async () => {
   f = await schedulerFixture(oneSlot);
   const n = await f.queue("again");
