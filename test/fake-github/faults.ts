@@ -8,8 +8,11 @@ import type { Prng } from "./prng.js";
 export type FaultEffect =
   /** Delay the request by `ms` (or a uniform draw from `[min, max]`) before it is handled. */
   | { kind: "latency"; ms: number | readonly [number, number] }
-  /** Answer with a 5xx. `applied`: whether the write happened anyway (true, false, or a probability). */
-  | { kind: "error"; status?: 500 | 502 | 503 | 504; applied?: boolean | number }
+  /**
+   * Answer with a 5xx (or a transient 404: a read served by a replica that has not seen the object
+   * yet). `applied`: whether the write happened anyway (true, false, or a probability).
+   */
+  | { kind: "error"; status?: 404 | 500 | 502 | 503 | 504; applied?: boolean | number }
   /** GitHub's secondary rate limit: 403 (or 429) with `retry-after`. */
   | { kind: "secondary-rate-limit"; retryAfter?: number; status?: 403 | 429 }
   /** A 422 whose write may or may not have applied, as GitHub can fail after committing. */
@@ -98,10 +101,11 @@ export function createFaults(prng: Prng): Faults {
     const { rule } = armed;
     if (armed.left <= 0) return false;
     if (rule.login !== undefined && rule.login !== login) return false;
-    if (rule.when !== undefined && !rule.when()) return false;
     const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" || rule.kind === "page-shift" ? GETS : undefined);
     if (typeof route === "string" && route !== routeKey) return false;
     if (route instanceof RegExp && !route.test(routeKey)) return false;
+    // Asked only of requests the rule's route matches, so a test can act at that request.
+    if (rule.when !== undefined && !rule.when()) return false;
     return prng.chance(rule.probability ?? 1);
   };
   const fire = (armed: Armed, routeKey: string): void => {

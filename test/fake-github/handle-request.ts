@@ -60,7 +60,7 @@ function parseBody(raw: string): Record<string, unknown> {
 function faultReply(fault: ResponseFault): Reply {
   switch (fault.kind) {
     case "error":
-      return { status: fault.status ?? 502, body: { message: fault.status === 503 ? "Service Unavailable" : "Server Error", documentation_url: DOCS_URL } };
+      return { status: fault.status ?? 502, body: { message: fault.status === 404 ? "Not Found" : fault.status === 503 ? "Service Unavailable" : "Server Error", documentation_url: DOCS_URL } };
     case "spurious-422":
       return { status: 422, body: { message: fault.message ?? "Reference update failed", documentation_url: DOCS_URL, status: "422" } };
     case "secondary-rate-limit":

@@ -84,7 +84,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   /** Whether a key may be granted over its current record, and the record a grant writes. */
-  private async decideClaim(key: string, ref: string, current: ClaimRecord | undefined, holder: string, leaseMs: number, now: number, grant: GrantFacts): Promise<{ denied: ClaimResult & { granted: false } } | { mine: ClaimRecord } | { next: ClaimRecord }> {
+  private async decideClaim(key: string, ref: string, current: ClaimRecord | undefined, holder: string, leaseMs: number, now: number, grant: GrantFacts, aboveEpoch = 0): Promise<{ denied: ClaimResult & { granted: false } } | { mine: ClaimRecord } | { next: ClaimRecord }> {
     const deny = (reason: DenyReason, detail: string) => ({ denied: { granted: false as const, reason, detail } });
     if (current?.state === "settled") return deny("not-ready", `settled: ${current.outcome?.summary ?? ""}`);
     if (current?.state === "held") {
@@ -97,7 +97,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const evidence = await this.options.evidence?.(key);
     if (evidence !== undefined) return deny("evidence", evidence);
     // Epochs never go back: with no claim ref, the item starts above the floor its cleanup left.
-    const base = current?.epoch ?? (await this.floorOf(ref));
+    // And above any epoch the caller saw elsewhere (runs titled for the item, its ref deleted).
+    const base = Math.max(current?.epoch ?? (await this.floorOf(ref)), aboveEpoch);
     const next: ClaimRecord = { key, holder, epoch: base + 1, state: "held", leaseUntil: now + leaseMs, at: now, grantedAt: now, ...grant };
     return { next };
   }
@@ -161,11 +162,11 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
    * the item was proven approved again after it settled (a newer snapshot), so its outcome no
    * longer stands in the way (the epoch still grows: workers of the settled epochs stay fenced out).
    */
-  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number, grant: GrantFacts = {}, overSettled = false): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
+  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number, grant: GrantFacts = {}, overSettled = false, aboveEpoch = 0): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
     const ref = this.refOf(key);
     const { from, record: current } = await this.planned(batch, ref);
     const record = overSettled && current?.state === "settled" ? { ...current, state: "released" as const } : current;
-    const decided = await this.decideClaim(key, ref, record, holder, leaseMs, batch.now, grant);
+    const decided = await this.decideClaim(key, ref, record, holder, leaseMs, batch.now, grant, aboveEpoch);
     if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
     // A live claim of this very holder is not granted twice in one tick.
     if ("mine" in decided) return { planned: false, reason: "held", detail: `already held by ${holder} (epoch ${decided.mine.epoch})` };

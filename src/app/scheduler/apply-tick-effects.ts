@@ -3,6 +3,7 @@ import type { BosunConfig } from "../../core/config/bosun-config.js";
 import { journalEmitter } from "../../core/journal/journal-emitter.js";
 import type { Disposition } from "../../core/stop/stop.js";
 import { dispatchItem } from "./dispatch-item.js";
+import { DispatchOutcomeUnknown } from "./dispatch-outcome-unknown.js";
 import { afterLanding, landItem, type Landing } from "./land-item.js";
 import type { Candidate, InFlightView, TickDeps } from "./reconcile-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
@@ -62,11 +63,19 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
       });
       continue;
     }
+    const flying = { issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt };
     try {
       await dispatchItem(deps, c, token, pool.dispatch, pool.tier);
     } catch (err) {
-      // Nothing was started (or we cannot tell): give the claim back for a retry with backoff
-      // rather than hold an item no worker has.
+      if (err instanceof DispatchOutcomeUnknown) {
+        // It may have started: the claim stays held (and its slot taken); its worker is unseen
+        // until it shows, and the lease rule takes it back if it never does.
+        // Not a failure of the tick (nothing to repair): the next ticks find the worker or not.
+        inFlight.push(flying);
+        continue;
+      }
+      // Definitely not started (a 4xx, or the label write before it failed): give the claim back
+      // for a retry with backoff rather than hold an item no worker has.
       const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
       await attempt(`#${c.issue.number} release after a failed dispatch`, async () => {
         const result = await landItem(deps, c.issue.number, c.issue, token, { kind: "failed", failure: "retry", reason });
@@ -75,7 +84,7 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
       continue;
     }
     dispatched.push(c.issue.number);
-    inFlight.push({ issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt });
+    inFlight.push(flying);
   }
   if (failures.length > 0) throw new Error(`the tick wrote its claims and dispatched, but ${failures.length} mirror write(s) failed (the next tick repairs them): ${failures.join("; ")}`);
   return { reclaimed, landed, dispatched };

@@ -5,6 +5,7 @@ import { runTitle } from "../../core/scheduler/stop-from-run.js";
 import type { QueueIssue, SchedulerGitHub, WorkflowRunView, PullLink } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { SnapshotCache, type SnapshotRead } from "../snapshot-cache.js";
+import { dispatchFailure } from "./dispatch-outcome-unknown.js";
 
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
@@ -184,14 +185,16 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
       return [...byNumber.values()].sort((a, b) => a.createdAt - b.createdAt || a.number - b.number);
     },
 
-    async snapshot(issue, inFlight = false) {
+    async snapshot(issue, inFlight = false, uncached = false) {
       const last = snapshots.last(repoName, issue.number);
-      const cached = inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
+      const cached = uncached ? undefined : inFlight && last?.ok === true ? last : snapshots.get(repoName, issue.number, issue.comments);
       if (cached !== undefined) return cached;
       const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
       const { extras, ...result } = snapshotOf(issue.number, comments.map((c) => ({ id: c.id, login: c.user?.login ?? "", body: c.body ?? "" })), options.botLogin);
       const left = await deleteExtras(extras);
-      snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
+      // Only a snapshot found is kept: "none" may be a lagging read of a comment just posted, and
+      // kept against this comment count it would hide the approval until someone comments again.
+      if (result.ok) snapshots.set(repoName, issue.number, issue.comments - (extras.length - left), result);
       return result;
     },
 
@@ -210,6 +213,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
           const { extras, ...result } = snapshotOf(node.number, comments, options.botLogin);
           // Older comments were not fetched: without a snapshot among the newest, the full read decides.
           if (!result.ok && node.comments.totalCount > comments.length) continue;
+          // "None" (or a broken one) is not kept: the full read decides, each tick, until one is found.
+          if (!result.ok) continue;
           const left = await deleteExtras(extras);
           snapshots.set(repoName, node.number, node.comments.totalCount - (extras.length - left), result);
           missing.delete(node.number);
@@ -220,12 +225,16 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     async issueNow(issue) {
-      try {
-        const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue });
-        return { ...queueIssueOf(data), open: data.state === "open", completed: data.state === "closed" && data.state_reason === "completed" };
-      } catch (err) {
-        if (statusOf(err) === 404 || statusOf(err) === 410) return undefined;
-        throw err;
+      // A 404 can be a replica that has not caught up: asked again before the issue counts as gone
+      // (410, deleted, is final).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: issue, headers: { "cache-control": "no-cache" } });
+          return { ...queueIssueOf(data), open: data.state === "open", completed: data.state === "closed" && data.state_reason === "completed" };
+        } catch (err) {
+          if (statusOf(err) === 410 || (statusOf(err) === 404 && attempt >= 3)) return undefined;
+          if (statusOf(err) !== 404) throw err;
+        }
       }
     },
 
@@ -338,10 +347,12 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
             // A 5xx (or a dropped connection) may come after GitHub started the run: dispatching
             // again would put a second worker on the item. Its run name names this item and
             // epoch exactly, so look for it before calling the dispatch failed.
+            // Not found yet is no answer either (runs reach listings seconds later): the claim is
+            // then kept, and the tick matches the run by its name when it shows.
             const code = statusOf(err);
             if (code !== undefined && code < 500) throw err;
             const started = await findDispatchedRun(dispatch.workflow, inputs.item, inputs.epoch);
-            if (started === undefined) throw err;
+            if (started === undefined) dispatchFailure(issue, err);
             runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
             return { runId: started.id, url: started.url };
           }
@@ -353,22 +364,22 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
         }
         case "assign": {
           if (!COPILOT.test(dispatch.assignee)) {
-            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] });
+            await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] }).catch((err: unknown) => dispatchFailure(issue, err));
             return {};
           }
           // Copilot takes an issue only from a user-to-server token; an installation token's
           // assignment is dropped without an error. So: the configured user token, and the answer
           // checked, or a failure that names the token — never a dispatch nobody received.
           if (options.copilot === undefined) throw new Error(copilotTokenNeeded(issue, "no user token is configured"));
-          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] });
+          const { data } = await options.copilot.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [COPILOT_LOGIN] }).catch((err: unknown) => dispatchFailure(issue, err));
           if (!(data.assignees ?? []).some((a) => COPILOT.test(a?.login ?? ""))) throw new Error(copilotTokenNeeded(issue, "GitHub did not assign Copilot with the configured token"));
           return {};
         }
         case "label":
-          await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] });
+          await octokit.rest.issues.addLabels({ owner, repo, issue_number: issue, labels: [dispatch.label] }).catch((err: unknown) => dispatchFailure(issue, err));
           return {};
         case "comment": {
-          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction });
+          const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body: inputs.instruction }).catch((err: unknown) => dispatchFailure(issue, err));
           return { url: data.html_url };
         }
       }

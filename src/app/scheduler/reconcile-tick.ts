@@ -15,7 +15,7 @@ import type { ClaimRecord } from "../../adapters/github/claim-record.js";
 import { decideStep, type HeldClaim, type WorkerState } from "../../core/engine/decide-step.js";
 import { stepOptionsOf } from "./step-options-of.js";
 import { applyTickEffects } from "./apply-tick-effects.js";
-import { runOf, workerOf } from "./run-of.js";
+import { runOf, runsOfItem, workerOf } from "./run-of.js";
 import { readyCandidates } from "./ready-candidates.js";
 import type { PullLink, QueueIssue, SchedulerGitHub, WorkflowRunView } from "./scheduler-github.js";
 
@@ -175,6 +175,8 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
   const forgets: Array<{ ref: string; sha: string }> = [];
   const revived: number[] = [];
   const held: HeldRef[] = [];
+  /** Issues that have a claim ref at all (any state). */
+  const claimed = new Set(claims.flatMap((c) => issueOfRef(c.ref, prefix) ?? []));
 
   for (const { ref, sha, record } of claims) {
     const n = issueOfRef(ref, prefix);
@@ -186,8 +188,13 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       // newer than the one this claim dispatched proves it (comment ids only grow; a stale read
       // can only show an older one).
       const queuedNow = issue;
-      if (queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l))) {
-        const snap = await github.snapshot(queuedNow);
+      // Queued with no outcome label: a re-approval (the maintainer removed the outcome label and
+      // queued it again) or a mirror that did not follow the land. The comments are read fresh on
+      // every tick until a newer snapshot shows, and the labels are never "repaired" from the ref:
+      // one stale comments read would otherwise erase the re-approval.
+      const maybeAgain = queuedNow !== undefined && ![labels.claimed, labels.done, labels.needsHuman].some((l) => queuedNow.labels.includes(l));
+      if (queuedNow !== undefined && maybeAgain) {
+        const snap = await github.snapshot(queuedNow, false, true);
         if (snap.ok && record.snapshotId !== undefined && snap.commentId > record.snapshotId) {
           requeued.add(record.key);
           continue;
@@ -201,26 +208,28 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
       // The claim settled but its labels did not follow (a failed write after the land): the ref
       // is the truth, so the mirror is repaired from it.
       const want = record.outcome?.ok === true ? labels.done : labels.needsHuman;
-      if (issue !== undefined && !issue.labels.includes(want)) await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
+      if (issue !== undefined && !maybeAgain && !issue.labels.includes(want)) await github.setLabels(n, [...new Set([...issue.labels.filter((l) => l !== labels.claimed && l !== labels.queued), want])]);
       continue;
     }
     if (record.state !== "held") continue;
-    let worker: WorkerState | undefined;
+    let left: WorkerState | undefined;
     if (issue === undefined) {
       // Not in the listing: read it. Still open and queued, the listing missed it (pages shift while
       // they are read): it is in flight like any other. Otherwise it left the queue while in flight:
-      // closed as completed (a merged PR closing it) is done; anything else is refused.
+      // closed as completed (a merged PR closing it) is done; anything else is refused — but only
+      // once its worker is no longer live (below). The issue as read is kept, so the landing's
+      // labels and comment follow.
       const current = await github.issueNow(n);
-      if (current?.open === true && current.labels.includes(labels.queued)) {
-        issue = current;
-        byNumber.set(n, current);
-      } else worker = { kind: "ended", stop: current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" } };
+      if (current !== undefined) issue = current;
+      if (current?.open === true && current.labels.includes(labels.queued)) byNumber.set(n, current);
+      else left = { kind: "ended", stop: current?.completed === true ? { kind: "done", reason: "issue closed as completed" } : { kind: "failed", failure: "refuse", reason: "the issue left the queue (closed or unlabelled) while in flight" } };
     }
-    if (worker === undefined) {
-      runs ??= await github.listRuns(enoughRuns);
-      pulls ??= await github.linkedPulls();
-      worker = workerOf(runOfHeld(runs, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
-    }
+    // The worker is judged from its run and pull requests first: a live one keeps its claim (and
+    // its pool slot) even if its issue left the queue; leaving is acted on when it ends.
+    runs ??= await github.listRuns(enoughRuns);
+    pulls ??= await github.linkedPulls();
+    const seen = workerOf(runOfHeld(runs, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
+    const worker: WorkerState = left !== undefined && seen.kind !== "live" ? left : seen;
     const pool = await poolOfClaim(record, issue);
     const span = record.leaseUntil - record.at;
     held.push({ n, ref, record, issue, claim: { id: String(n), epoch: record.epoch, holder: record.holder, leaseUntil: record.leaseUntil, leaseMs: span > 0 ? span : leaseMs, pool, worker } });
@@ -320,8 +329,21 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
         deny(n, "evidence", evidence);
         continue;
       }
+      // No claim ref for the item (never claimed, cleaned up, or deleted by a writer): its runs are
+      // the only other witness. One still in progress means a worker is on it; and the grant
+      // starts above every epoch a run was titled with, so no old run can land the new claim.
+      let aboveEpoch = 0;
+      if (!claimed.has(n)) {
+        runs ??= await github.listRuns(enoughRuns);
+        const before = runsOfItem(runs, n);
+        if (before.live) {
+          deny(n, "held", `a run for #${n} (epoch ${before.maxEpoch}) is still in progress, and no claim covers it`);
+          continue;
+        }
+        aboveEpoch = before.maxEpoch;
+      }
       const grant = { pool: d.pool, briefHash: c.hash, snapshotId: c.commentId };
-      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), grant, requeued.has(c.brief.claim_key));
+      const planned = await store.planClaim(batch, c.brief.claim_key, deps.holder, Math.max(leaseMs, c.brief.budget.wall_clock * 1000), grant, requeued.has(c.brief.claim_key), aboveEpoch);
       if (!planned.planned) {
         deps.claims.count(planned.reason);
         deny(n, planned.reason, planned.detail);
@@ -342,11 +364,12 @@ async function decideAndWrite(deps: TickDeps): Promise<TickReport | Lost> {
 
   const { reclaimed, landed, dispatched } = await applyTickEffects(deps, written.granted, { reclaims, lands, granting }, inFlight);
 
-  // Idle is the step's verdict: nothing in flight, and no ready item left unclaimed.
+  // Idle is the step's verdict: nothing in flight, no ready item left unclaimed, and no queued item
+  // waiting (on a blocker, on a snapshot read that failed, on a human): the queue is empty.
   const flying = new Map<string, number>();
   for (const f of inFlight) flying.set(f.pool, (flying.get(f.pool) ?? 0) + 1);
   const left = ready.filter((c) => !dispatched.includes(c.issue.number)).map((c) => ({ id: c.item.id, pool: c.item.pool }));
-  const idle = decideStep({ now, held: [], busy: flying, ready: left }, rules).some((d) => d.kind === "idle");
+  const idle = decideStep({ now, held: [], busy: flying, ready: left, waiting: skipped.length }, rules).some((d) => d.kind === "idle");
   if (idle) emit({ event: "IDLE", holder: deps.holder, summary: `landed=${landed.length} skipped=${skipped.length}` });
   return { busy: false, idle, dispatched, landed, reclaimed, revived, inFlight, queue, skipped };
 }

@@ -1,5 +1,5 @@
 import type { WorkerState } from "../../core/engine/decide-step.js";
-import { runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
+import { epochOfRunTitle, runTitle, stopFromRun } from "../../core/scheduler/stop-from-run.js";
 import type { PullLink, WorkflowRunView } from "./scheduler-github.js";
 
 /**
@@ -15,9 +15,29 @@ export const RUN_CLOCK_SKEW_MS = 5 * 60_000;
  * only a run created after that epoch was granted. Never by time or order alone.
  */
 export function runOf(runs: readonly WorkflowRunView[], n: number, epoch: number, knownId: number | undefined, grantedAt?: number): WorkflowRunView | undefined {
-  if (knownId !== undefined) return runs.find((r) => r.id === knownId);
+  // A known id is checked against the grant too: an id this process kept for an item and epoch
+  // from an earlier life (its claim ref deleted, the epoch granted again) is not this grant's run.
+  const sinceGrant = (r: WorkflowRunView): boolean => grantedAt === undefined || r.createdAt === undefined || r.createdAt >= grantedAt - RUN_CLOCK_SKEW_MS;
+  if (knownId !== undefined) return runs.find((r) => r.id === knownId && sinceGrant(r));
   const title = runTitle(String(n), epoch);
-  return runs.find((r) => r.displayTitle === title && (grantedAt === undefined || r.createdAt === undefined || r.createdAt >= grantedAt - RUN_CLOCK_SKEW_MS));
+  return runs.find((r) => r.displayTitle === title && sinceGrant(r));
+}
+
+/**
+ * What the runs say of an item no claim ref covers: the highest epoch any run was titled with (a
+ * grant must start above it), and whether one of them is still queued or in progress (a grant
+ * then would put a second worker on the item).
+ */
+export function runsOfItem(runs: readonly WorkflowRunView[], n: number): { maxEpoch: number; live: boolean } {
+  let maxEpoch = 0;
+  let live = false;
+  for (const r of runs) {
+    const epoch = epochOfRunTitle(r.displayTitle ?? "", String(n));
+    if (epoch === undefined) continue;
+    maxEpoch = Math.max(maxEpoch, epoch);
+    if (r.status !== "completed") live = true;
+  }
+  return { maxEpoch, live };
 }
 
 /**

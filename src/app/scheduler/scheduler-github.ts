@@ -37,8 +37,10 @@ export interface SchedulerReads {
   /**
    * The bot's snapshot of the issue's brief, or why there is none. `inFlight`: the item is claimed,
    * so the snapshot it was dispatched with stands (label changes since then need no re-read).
+   * `uncached`: read the comments whatever this process knows (a possible re-approval is judged
+   * from GitHub, never from a read that may have been stale).
    */
-  snapshot(issue: QueueIssue, inFlight?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
+  snapshot(issue: QueueIssue, inFlight?: boolean, uncached?: boolean): Promise<{ ok: true; snapshot: BriefSnapshot; commentId: number; body: string } | { ok: false; reason: string }>;
   /** Reads ahead, in few requests, the snapshots of queued issues this process does not know yet. */
   prefetchSnapshots(issues: readonly QueueIssue[], label: string): Promise<void>;
   /** An issue as it is now (read fresh), whether it is open, and whether it was closed as completed; undefined when gone. */

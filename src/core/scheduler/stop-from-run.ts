@@ -25,3 +25,11 @@ export function stopFromRun(conclusion: string | null, url: string): Stop {
 export function runTitle(item: string, epoch: number): string {
   return `bosun #${item} epoch ${epoch}`;
 }
+
+/** The epoch a run name gives for an item (`bosun #<item> epoch <e>`), if it is one of that item's. */
+export function epochOfRunTitle(title: string, item: string): number | undefined {
+  const prefix = `bosun #${item} epoch `;
+  if (!title.startsWith(prefix)) return undefined;
+  const epoch = Number(title.slice(prefix.length));
+  return Number.isInteger(epoch) && epoch > 0 ? epoch : undefined;
+}

@@ -11,6 +11,7 @@ import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { bosunApp } from "../../../src/app/app.js";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { ManualClock } from "../../fake-github/clock.js";
+import { systemClock } from "../../../src/adapters/local/system-clock.js";
 import type { ResponseValidator } from "../../fake-github/openapi/create-response-validator.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import type { Octokit } from "@octokit/rest";
@@ -87,7 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log: pino({ level: process.env.DEBUG_PROBOT === undefined ? "silent" : "debug" }),
     Octokit: Octokit as unknown as typeof ProbotOctokit,
   });
-  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), configMaxAgeMs: options.configMaxAgeMs ?? 0, scheduler: options.scheduler ?? false, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
+  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), clock: { ...systemClock, now: () => clock.now() }, configMaxAgeMs: options.configMaxAgeMs ?? 0, scheduler: options.scheduler ?? false, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
   const server: Server = createServer((req, res) => {
     void middleware(req, res, () => res.writeHead(404).end());
   });

@@ -59,8 +59,11 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(t.landed).toEqual([]);
     expect(t.inFlight.map((i) => i.issue)).toEqual([n]);
     expect(f.labelsOf(n)).toContain("bosun:claimed");
-    // Closed for real, it lands: closed as completed is done.
+    // Closed for real while its run is in progress: the claim stays with the live run.
     await f.octokit.issues.update({ owner: "acme", repo: "app", issue_number: n, state: "closed", state_reason: "completed" });
+    expect((await reconcileTick(a)).landed).toEqual([]);
+    // Its run ends: it lands, and closed as completed is done.
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "failure");
     expect((await reconcileTick(a)).landed).toMatchObject([{ issue: n, disposition: "ok" }]);
   });
 

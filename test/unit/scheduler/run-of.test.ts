@@ -1,0 +1,20 @@
+import { expect, it } from "vitest";
+import { RUN_CLOCK_SKEW_MS, runOf, runsOfItem } from "../../../src/app/scheduler/run-of.js";
+import type { WorkflowRunView } from "../../../src/app/scheduler/scheduler-github.js";
+
+const GRANT = Date.UTC(2026, 5, 1);
+const run = (id: number, title: string, createdAt: number, status = "in_progress"): WorkflowRunView => ({ id, status, conclusion: null, displayTitle: title, url: `https://example.test/runs/${id}`, createdAt });
+
+it("a run id this process kept from an earlier life of the item and epoch is not the new grant's run", () => {
+  const old = run(7, "bosun #3 epoch 1", GRANT - RUN_CLOCK_SKEW_MS - 60_000, "completed");
+  expect(runOf([old], 3, 1, 7, GRANT)).toBeUndefined();
+  const mine = run(8, "bosun #3 epoch 1", GRANT + 1000);
+  expect(runOf([old, mine], 3, 1, 8, GRANT)).toBe(mine);
+});
+
+it("the runs titled for an item give its highest epoch and whether one is still going; other items' runs and other names do not count", () => {
+  const runs = [run(1, "bosun #3 epoch 1", GRANT, "completed"), run(2, "bosun #3 epoch 4", GRANT), run(3, "bosun #30 epoch 9", GRANT), run(4, "bosun", GRANT)];
+  expect(runsOfItem(runs, 3)).toEqual({ maxEpoch: 4, live: true });
+  expect(runsOfItem(runs.slice(0, 1), 3)).toEqual({ maxEpoch: 1, live: false });
+  expect(runsOfItem(runs, 5)).toEqual({ maxEpoch: 0, live: false });
+});
