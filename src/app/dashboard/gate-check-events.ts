@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { statusOf } from "../../adapters/github/status-of.js";
+import { createConditionalGet } from "../../adapters/github/conditional-get.js";
 import { GATE_CHECK_NAME } from "../../action/gate/publish-gate-report.js";
 import type { JournalEvent } from "../../core/journal/journal-event.js";
 import { parseGateCheckMarker } from "../../core/journal/gate-check-marker.js";
@@ -35,19 +35,7 @@ const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
  * are conditional (an unchanged answer is a 304, which costs no rate limit).
  */
 export function createGateCheckReader() {
-  const etags = new Map<string, { etag: string; data: unknown }>();
-
-  async function conditional<T>(key: string, fetchPage: (headers: Record<string, string>) => Promise<{ data: T; headers: { etag?: string } }>): Promise<T> {
-    const cached = etags.get(key);
-    try {
-      const response = await fetchPage(cached === undefined ? {} : { "if-none-match": cached.etag });
-      if (response.headers.etag !== undefined) etags.set(key, { etag: response.headers.etag, data: response.data });
-      return response.data;
-    } catch (err) {
-      if (statusOf(err) === 304 && cached !== undefined) return cached.data as T;
-      throw err;
-    }
-  }
+  const conditional = createConditionalGet();
 
   return async function readGateChecks(octokit: Octokit, repo: { owner: string; repo: string }, items: readonly GatedItem[], trustedApps: readonly string[]): Promise<GateCheckEvents> {
     const ignored: Record<string, number> = {};
