@@ -1,4 +1,5 @@
 import type { AcceptanceRun } from "../core/gate/check-acceptance.js";
+import { readHandedObject, stripControl } from "./read-handed-json.js";
 
 /** The acceptance result a job without write access hands to the deciding job, read back as data. */
 export interface AcceptanceResult {
@@ -12,8 +13,6 @@ export const MAX_RESULT_BYTES = 64 * 1024;
 const MAX_TAIL_LINES = 20;
 const MAX_LINE = 500;
 const SHA = /^[0-9a-f]{40}$/;
-// Terminal escapes and control characters (tab and newline kept): the tail is shown in a check run.
-const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * Reads the result file the untrusted job uploaded (format in docs/security.md):
@@ -25,16 +24,9 @@ const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f-\
  */
 export function readAcceptanceResult(text: string, source: string): AcceptanceResult {
   const refuse = (why: string, sha = "", command = "(the acceptance command)"): AcceptanceResult => ({ sha, run: { kind: "not-run", command, reason: `the acceptance result ${source} ${why}` } });
-  if (new TextEncoder().encode(text).length > MAX_RESULT_BYTES) return refuse(`is larger than ${MAX_RESULT_BYTES} bytes`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuse("is not JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return refuse("is not a JSON object");
-  const r = value as Record<string, unknown>;
-  if (r["bosun_acceptance"] !== 1) return refuse("is not a Bosun acceptance result (field bosun_acceptance must be 1)");
+  const read = readHandedObject(text, MAX_RESULT_BYTES, { field: "bosun_acceptance", what: "acceptance result" });
+  if (!read.ok) return refuse(read.why);
+  const r = read.record;
   const sha = typeof r["sha"] === "string" ? r["sha"].trim().toLowerCase() : "";
   if (!SHA.test(sha)) return refuse("has no sha (the 40-hex commit the command ran on)");
   const command = typeof r["command"] === "string" ? clean(r["command"]).slice(0, MAX_LINE) : "";
@@ -48,7 +40,7 @@ export function readAcceptanceResult(text: string, source: string): AcceptanceRe
 }
 
 function clean(text: string): string {
-  return text.replace(CONTROL, "");
+  return stripControl(text);
 }
 
 function lastLines(text: string): string {

@@ -2,6 +2,7 @@ import type { Evidence, RunCost } from "../core/journal/journal-event.js";
 import { parseReportedCost } from "../core/journal/run-cost.js";
 import { parseStop } from "../core/stop/parse-stop.js";
 import type { Stop } from "../core/stop/stop.js";
+import { readHandedObject, stripControl } from "./read-handed-json.js";
 
 /**
  * The agent job's result as the land job reads it back. The agent job holds no GitHub credential,
@@ -24,7 +25,6 @@ const MAX_LINES = 20;
 const MAX_LINE = 500;
 const HASH = /^sha256:[0-9a-f]{64}$/;
 // Terminal escapes and control characters (tab and newline kept): evidence is shown on the issue.
-const CONTROL = /\u001b\[[0-9;?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The file the agent phase writes: `{"bosun_work": 1, item, epoch, brief_hash, stop, evidence, cost?}`. */
 export function renderWorkResult(result: WorkResult): string {
@@ -34,16 +34,9 @@ export function renderWorkResult(result: WorkResult): string {
 /** Reads a result file; `{ problem }` names what is wrong with it (the land then refuses). */
 export function readWorkResult(text: string, source: string): WorkResult | { readonly problem: string } {
   const refuse = (why: string) => ({ problem: `the work result ${source} ${why}` });
-  if (new TextEncoder().encode(text).length > MAX_WORK_RESULT_BYTES) return refuse(`is larger than ${MAX_WORK_RESULT_BYTES} bytes`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return refuse("is not JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return refuse("is not a JSON object");
-  const r = value as Record<string, unknown>;
-  if (r["bosun_work"] !== 1) return refuse("is not a Bosun work result (field bosun_work must be 1)");
+  const read = readHandedObject(text, MAX_WORK_RESULT_BYTES, { field: "bosun_work", what: "work result" });
+  if (!read.ok) return refuse(read.why);
+  const r = read.record;
   const item = r["item"];
   const epoch = r["epoch"];
   if (typeof item !== "number" || !Number.isInteger(item) || item < 1) return refuse("has no item (an issue number)");
@@ -72,6 +65,6 @@ function readCost(raw: unknown): RunCost | undefined | string {
 }
 
 function cut(line: string): string {
-  const clean = line.replace(CONTROL, "");
+  const clean = stripControl(line);
   return clean.length > MAX_LINE ? `${clean.slice(0, MAX_LINE)}…` : clean;
 }
