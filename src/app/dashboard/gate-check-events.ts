@@ -28,7 +28,8 @@ const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
  * Reads the gate's verdicts where they live on GitHub — the `bosun/gate` check runs on the head
  * commits of each item's pull requests — and turns them into GATE events for the fleet metrics
  * (DESIGN.md, "Journal"). A check run counts only when (1) it was posted by a trusted app (the
- * Bosun App itself, or `github-actions` for a gate job run from the default branch's workflow),
+ * Bosun App itself, with whose token the trusted gate workflow posts; never `github-actions`, which
+ * any workflow a pull request edits can post as),
  * (2) its marker names the commit it is posted on, and (3) the marker's brief hash is the hash
  * of the snapshot the App approved for that item — so a PR that says `Closes #n` cannot lend its
  * verdict to #n, and the class comes from the App's snapshot, never from the check run. Listings
@@ -80,9 +81,13 @@ export function createGateCheckReader() {
   };
 }
 
-/** The apps whose `bosun/gate` check runs the App believes: itself and GitHub Actions. */
+/**
+ * The apps whose `bosun/gate` check runs the App believes: itself only. The trusted gate workflow
+ * posts with this App's token; `github-actions` is also every workflow a pull request can edit
+ * (a same-repository PR's workflow may grant its GITHUB_TOKEN `checks: write`).
+ */
 export function trustedGateApps(botLogin: string): string[] {
-  return [botLogin.replace(/\[bot\]$/, ""), "github-actions"];
+  return [botLogin.replace(/\[bot\]$/, "")];
 }
 
 /** How many of the most recently landed items the dashboard reads gate verdicts for. */

@@ -16,8 +16,10 @@ import { memoryActionIo } from "../gate/memory-action-io.js";
 import { formBody, OWNER_REPO, REPO, startHarness, type Harness } from "./app-harness.js";
 
 const CONFIG = "pools:\n  default: {size: 2, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n";
-const ACTIONS_TOKEN = "ghs_github_actions_in_a_trusted_job_000";
-const EVIL_TOKEN = "ghs_some_other_app_000000000000000000";
+// The trusted gate job posts as the Bosun App (docs/workflows/bosun-gate.yml mints its token);
+// a workflow the pull request controls can post as github-actions with its own GITHUB_TOKEN.
+const APP_GATE_TOKEN = "ghs_bosun_app_token_of_the_gate_job_00";
+const ACTIONS_TOKEN = "ghs_github_actions_in_a_pr_workflow_00";
 
 let h: Harness | undefined;
 afterEach(async () => h?.close());
@@ -32,7 +34,7 @@ async function runGateAction(harness: Harness, pull: number): Promise<string | u
   const result = join(await mkdtemp(join(tmpdir(), "bosun-acceptance-")), "acceptance-result.json");
   await writeFile(result, JSON.stringify({ bosun_acceptance: 1, sha: pr?.headSha, command: "true", exit_code: 0 }));
   const payload = { pull_request: { number: pull, head: { sha: pr?.headSha, ref: pr?.headRef }, base: { ref: "main" } } };
-  const io = memoryActionIo({ eventName: "pull_request_target", payload, inputs: { "github-token": ACTIONS_TOKEN, "acceptance-result": result }, env: { GITHUB_API_URL: harness.fake.url, PATH: process.env["PATH"] } });
+  const io = memoryActionIo({ eventName: "pull_request_target", payload, inputs: { "github-token": APP_GATE_TOKEN, "acceptance-result": result }, env: { GITHUB_API_URL: harness.fake.url, PATH: process.env["PATH"] } });
   await createGateMode({ fetch }).run(io.io);
   if (process.env["SHOW_GATE"] !== undefined) console.log(io.outputs["report"], io.failures ?? "");
   return io.outputs["verdict"];
@@ -47,11 +49,10 @@ describe("fleet metrics on the App's dashboard", () => {
     h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
     const fake = h.fake;
     fake.addWorkflow(REPO, { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
-    // GitHub Actions is an app of its own; a second, untrusted app can post check runs too.
+    // GitHub Actions is an app of its own, and any workflow the PR edits can post check runs as it.
     fake.addInstallation({ id: 777, appId: 15368, appSlug: "github-actions", repos: [REPO] });
     fake.state.tokens.set(ACTIONS_TOKEN, { kind: "bot", login: "github-actions[bot]", installationId: 777 });
-    fake.addInstallation({ id: 778, appId: 999, appSlug: "evil-ci", repos: [REPO] });
-    fake.state.tokens.set(EVIL_TOKEN, { kind: "bot", login: "evil-ci[bot]", installationId: 778 });
+    fake.state.tokens.set(APP_GATE_TOKEN, { kind: "bot", login: "bosun[bot]", installationId: 501 });
 
     const a = h.issue(body("bugfix:retry-after"), "a");
     const b = h.issue(body("feature:retry-budget"), "b");
@@ -72,17 +73,17 @@ describe("fleet metrics on the App's dashboard", () => {
     const pullB = fake.addPull(REPO, { title: "budget", body: `Closes #${b}`, user: "copilot-swe-agent[bot]", files: [text("src/http/budget.ts", 5), text("src/db/pool.ts", 2)] });
     expect(await runGateAction(h, pullA.number)).toBe("pass");
     expect(await runGateAction(h, pullB.number)).toBe("fail");
-    // Forgeries: another app's "pass" on b's head, and a pull request that says it closes #a but
+    // Forgeries: a "pass" on b's head posted as github-actions (any workflow the PR edits can), and a pull request that says it closes #a but
     // was judged against another brief (here: b's), posted by the trusted app.
     const bHash = /"brief":"(sha256:[0-9a-f]{64})"/.exec(fake.repo(REPO).checkRuns.get(Math.max(...fake.repo(REPO).checkRuns.keys()))?.output.summary ?? "")?.[1] ?? null;
     expect(bHash).not.toBeNull();
-    await createTestOctokit(fake.url, EVIL_TOKEN).checks.create({ ...OWNER_REPO, name: "bosun/gate", head_sha: pullB.headSha, status: "completed", conclusion: "success", output: { title: "pass", summary: renderGateCheckMarker({ v: 1, item: String(b), brief: bHash, verdict: "pass", sha: pullB.headSha }) } });
+    await createTestOctokit(fake.url, ACTIONS_TOKEN).checks.create({ ...OWNER_REPO, name: "bosun/gate", head_sha: pullB.headSha, status: "completed", conclusion: "success", output: { title: "pass", summary: renderGateCheckMarker({ v: 1, item: String(b), brief: bHash, verdict: "pass", sha: pullB.headSha }) } });
     const pullC = fake.addPull(REPO, { title: "sneaky", body: `Closes #${a}`, user: "copilot-swe-agent[bot]", files: [text("src/http/x.ts", 1)] });
-    await createTestOctokit(fake.url, ACTIONS_TOKEN).checks.create({ ...OWNER_REPO, name: "bosun/gate", head_sha: pullC.headSha, status: "completed", conclusion: "failure", output: { title: "fail", summary: renderGateCheckMarker({ v: 1, item: String(b), brief: bHash, verdict: "fail", sha: pullC.headSha }) } });
+    await createTestOctokit(fake.url, APP_GATE_TOKEN).checks.create({ ...OWNER_REPO, name: "bosun/gate", head_sha: pullC.headSha, status: "completed", conclusion: "failure", output: { title: "fail", summary: renderGateCheckMarker({ v: 1, item: String(b), brief: bHash, verdict: "fail", sha: pullC.headSha }) } });
 
     // Independent record: the check runs GitHub holds, by app and conclusion.
     const gateRuns = [...fake.repo(REPO).checkRuns.values()].filter((r) => r.name === "bosun/gate").map((r) => [r.appId, r.headSha, r.conclusion]);
-    expect(gateRuns).toEqual(expect.arrayContaining([[15368, pullA.headSha, "success"], [15368, pullB.headSha, "failure"], [999, pullB.headSha, "success"], [15368, pullC.headSha, "failure"]]));
+    expect(gateRuns).toEqual(expect.arrayContaining([[42, pullA.headSha, "success"], [42, pullB.headSha, "failure"], [15368, pullB.headSha, "success"], [42, pullC.headSha, "failure"]]));
 
     // Any event that starts a tick refreshes the dashboard; here a third approval.
     const c = h.issue(body("task:other"), "c");
