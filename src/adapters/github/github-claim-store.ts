@@ -4,10 +4,16 @@ import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
 import type { ClaimRecord } from "./claim-record.js";
-import { renderBatchMessage, renderClaimMessage } from "./claim-record.js";
 import { ClaimRefView } from "./claim-ref-view.js";
 import type { BatchResult, ClaimBatch } from "./claim-batch.js";
 import { fence, reclaimed, released } from "./claim-transitions.js";
+import { ClaimFloors } from "./claim-floors.js";
+import { commitClaimBatch } from "./commit-claim-batch.js";
+import type { ClaimSources } from "./decide-claim.js";
+import { decideClaim } from "./decide-claim.js";
+import type { GrantFacts } from "./grant-facts.js";
+
+export type { GrantFacts } from "./grant-facts.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -41,16 +47,16 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   readonly generationRef: string;
   /** Where cleaned-up claims leave their last record, so the next grant starts above its epoch. */
   readonly floorPrefix: string;
-  private readonly floors: ClaimRefView;
-  /** Cleanups GitHub refused in this process: not tried again (the ref simply stays). */
-  private readonly forgetRefused = new Set<string>();
+  private readonly floors: ClaimFloors;
+  private readonly sources: ClaimSources;
 
   constructor(private readonly options: GitHubClaimStoreOptions) {
     this.prefix = options.prefix ?? "refs/bosun/claims/";
     this.generationRef = `${this.prefix}generation`;
-    this.floorPrefix = `${this.prefix.replace(/\/+$/, "")}-floors/`;
     this.view = new ClaimRefView(options.refs, this.prefix);
-    this.floors = new ClaimRefView(options.refs, this.floorPrefix);
+    this.floors = new ClaimFloors(options.refs, this.view, this.prefix, REUSE_LISTING_MS);
+    this.floorPrefix = this.floors.floorPrefix;
+    this.sources = { evidence: options.evidence, floorOf: (ref) => this.floors.floorOf(ref) };
   }
 
   private readonly bound = new Map<string, string>();
@@ -81,26 +87,6 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
       // Another writer moved first: the listing read back since is the truth, decide on it again.
       if (attempt >= SINGLE_ATTEMPTS) return { granted: false, reason: "held", detail: `lost the race: ${written.detail}` };
     }
-  }
-
-  /** Whether a key may be granted over its current record, and the record a grant writes. */
-  private async decideClaim(key: string, ref: string, current: ClaimRecord | undefined, holder: string, leaseMs: number, now: number, grant: GrantFacts, aboveEpoch = 0): Promise<{ denied: ClaimResult & { granted: false } } | { mine: ClaimRecord } | { next: ClaimRecord }> {
-    const deny = (reason: DenyReason, detail: string) => ({ denied: { granted: false as const, reason, detail } });
-    if (current?.state === "settled") return deny("not-ready", `settled: ${current.outcome?.summary ?? ""}`);
-    if (current?.state === "held") {
-      if (current.leaseUntil > now && current.holder === holder) return { mine: current };
-      // One rule on every store: an expired lease is not granted over until it is reclaimed (the
-      // reclaim is where the attempt is counted, and where a live worker is seen first).
-      return deny("held", current.leaseUntil > now ? `held by ${current.holder} (epoch ${current.epoch})` : `held by ${current.holder} (epoch ${current.epoch}) until the expired lease is reclaimed`);
-    }
-    if (current?.notBefore !== undefined && current.notBefore > now) return deny("not-ready", `retry not before ${new Date(current.notBefore).toISOString()}`);
-    const evidence = await this.options.evidence?.(key);
-    if (evidence !== undefined) return deny("evidence", evidence);
-    // Epochs never go back: with no claim ref, the item starts above the floor its cleanup left.
-    // And above any epoch the caller saw elsewhere (runs titled for the item, its ref deleted).
-    const base = Math.max(current?.epoch ?? (await this.floorOf(ref)), aboveEpoch);
-    const next: ClaimRecord = { key, holder, epoch: base + 1, state: "held", leaseUntil: now + leaseMs, at: now, grantedAt: now, ...grant };
-    return { next };
   }
 
   async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
@@ -166,7 +152,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const ref = this.refOf(key);
     const { from, record: current } = await this.planned(batch, ref);
     const record = overSettled && current?.state === "settled" ? { ...current, state: "released" as const } : current;
-    const decided = await this.decideClaim(key, ref, record, holder, leaseMs, batch.now, grant, aboveEpoch);
+    const decided = await decideClaim(this.sources, key, ref, record, holder, leaseMs, batch.now, grant, aboveEpoch);
     if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
     // A live claim of this very holder is not granted twice in one tick.
     if ("mine" in decided) return { planned: false, reason: "held", detail: `already held by ${holder} (epoch ${decided.mine.epoch})` };
@@ -211,81 +197,16 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return viewOf(record);
   }
 
-  /**
-   * Cleans up the ref of an item settled before `settledBefore` (it must still be at `sha`, the
-   * head listed): listings and a cold start then read only live and recent claims. On its own,
-   * never inside a claim batch (GitHub does not document deletions in `updateRefs` without force):
-   * one atomic update moves the record to the item's epoch floor ref and deletes the claim ref, so
-   * the floor exists whenever the claim ref is gone. Best effort: refused, the ref simply stays.
-   */
-  async forget(ref: string, sha: string, settledBefore: number): Promise<boolean> {
-    if (this.forgetRefused.has(ref) || !ref.startsWith(this.prefix)) return false;
-    const record = await this.view.recordAt(sha, ref);
-    if (record?.state !== "settled" || record.at >= settledBefore) return false;
-    const floorRef = this.floorRefOf(ref);
-    await this.floors.list(REUSE_LISTING_MS);
-    const floorHead = (await this.floors.read(floorRef))?.sha;
-    // The floor commit descends from the previous floor, so the floor ref only fast-forwards.
-    const floorSha = await this.options.refs.createCommit(renderClaimMessage(record), floorHead === undefined ? [sha] : [floorHead, sha]);
-    this.floors.wrote(floorSha, { single: record });
-    const outcome = await this.options.refs.updateRefs([
-      { ref: floorRef, from: floorHead, to: floorSha },
-      { ref, from: sha, to: undefined },
-    ]);
-    if (outcome === "applied" || (await this.view.readBack(ref)) === null) {
-      this.view.moved(ref, null);
-      this.floors.moved(floorRef, floorSha);
-      return true;
-    }
-    this.forgetRefused.add(ref);
-    return false;
+  /** Cleans up the ref of an item settled before `settledBefore` (see `ClaimFloors.forget`). */
+  forget(ref: string, sha: string, settledBefore: number): Promise<boolean> {
+    return this.floors.forget(ref, sha, settledBefore);
   }
 
-  private floorRefOf(ref: string): string {
-    return `${this.floorPrefix}${ref.slice(this.prefix.length)}`;
-  }
-
-  /** The highest epoch an item with no claim ref had before its ref was cleaned up (0: never claimed). */
-  private async floorOf(ref: string): Promise<number> {
-    if (!ref.startsWith(this.prefix)) return 0;
-    await this.floors.list(REUSE_LISTING_MS);
-    const head = await this.floors.read(this.floorRefOf(ref));
-    return head === undefined ? 0 : ((await this.floors.recordAt(head.sha, ref))?.epoch ?? 0);
-  }
-
-  /**
-   * Writes a batch: one commit whose parents are the old heads, then one all-or-nothing update of
-   * every ref (plus the generation ref when it grants). A failure is unknown until read back: the
-   * batch counts as applied only when EVERY ref it names points at its commit — a listing that
-   * shows some of them there proves nothing about the rest.
-   */
+  /** Writes a batch in one commit and one atomic ref update (see `commitClaimBatch`); grants get their tokens here. */
   async commitBatch(batch: ClaimBatch): Promise<BatchResult> {
-    if (batch.writes.size === 0) return { ok: true, granted: new Map() };
-    const writes = [...batch.writes].map(([ref, w]) => ({ ref, ...w }));
-    const updates = writes.map((w) => ({ ref: w.ref, from: w.from }));
-    if (batch.granting) updates.push({ ref: this.generationRef, from: this.view.head(this.generationRef) ?? undefined });
-    const parents = [...new Set(updates.map((u) => u.from).filter((s): s is string => s !== undefined))];
-    const sha = await this.options.refs.createCommit(renderBatchMessage(writes), parents);
-    this.view.wrote(sha, { byRef: new Map(writes.map((w) => [w.ref, { record: w.record, from: w.from }])) });
-    const outcome = await this.options.refs.updateRefs(updates.map((u) => ({ ...u, to: sha })));
-    let applied = outcome === "applied";
-    if (!applied) {
-      // A failed read here would fail the tick with its grants perhaps written and not dispatched
-      // (held until their leases end): the listing is tried a few times.
-      await this.view.list(0, READ_BACK_ATTEMPTS);
-      applied = updates.every((u) => this.view.head(u.ref) === sha);
-    }
-    if (!applied) {
-      // Refused while every ref is still where the tick read it: not a race another tick won, but a
-      // failure to report (no permission, no updateRefs on this server, a transient error).
-      const moved = updates.some((u) => (this.view.head(u.ref) ?? undefined) !== u.from);
-      if (!moved && outcome !== "applied") return { ok: false, conflict: false, detail: `updateRefs failed with no other writer in the way: ${outcome.unknown}` };
-      return { ok: false, conflict: true, detail: "another writer moved a claim or granted since this tick read them (or the batch's outcome could not be read back whole)" };
-    }
-    for (const u of updates) this.view.moved(u.ref, sha);
-    const granted = new Map<string, ClaimToken>();
-    for (const w of writes) if (w.grant) granted.set(w.record.key, token(w.record));
-    return { ok: true, granted };
+    const written = await commitClaimBatch(this.options.refs, this.view, this.generationRef, batch);
+    if (!written.ok) return written;
+    return { ok: true, granted: new Map(written.granted.map((r) => [r.key, token(r)])) };
   }
 
   /**
@@ -300,7 +221,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   async inspect(key: string, _now: number): Promise<KeyState> {
     const ref = this.refOf(key);
     const record = (await this.view.read(ref))?.record;
-    if (record === undefined) return { epoch: await this.floorOf(ref) };
+    if (record === undefined) return { epoch: await this.floors.floorOf(ref) };
     return {
       epoch: record.epoch,
       ...(record.state === "held" ? { live: viewOf(record) } : {}),
@@ -321,7 +242,6 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return keys;
   }
 
-
   /** Every claim ref and its record, as of now (for reconcile). */
   async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecord }>> {
     const refs = await this.view.list();
@@ -337,21 +257,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 }
 
-/** What a grant records besides holder, epoch and lease (DESIGN.md, "Fencing on GitHub"). */
-export interface GrantFacts {
-  /** The pool the grant counts against: in-flight work is counted by it, whatever the labels say later. */
-  readonly pool?: string;
-  /** The snapshot hash of the brief dispatched (the gate holds the pull request to it). */
-  readonly briefHash?: string;
-  /** The snapshot comment dispatched: only a newer one proves a re-approval after the item settled. */
-  readonly snapshotId?: number;
-}
-
 /** Tries of a single-item write that lost its compare-and-swap to another writer. */
 const SINGLE_ATTEMPTS = 3;
-
-/** Reads of the claim listing after a batch whose outcome is unknown, before the tick gives up. */
-const READ_BACK_ATTEMPTS = 3;
 
 /** How old a listing of claim refs may be for reclaim and the similarity guard (one tick's span). */
 const REUSE_LISTING_MS = 5_000;

@@ -10,21 +10,15 @@ import type { HeldClaim, LandingDecision, ReadyItem, StepOptions } from "./decid
 import { decideGrant, decideHeld, decideStep } from "./decide-step.js";
 import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
+import type { Flight } from "./flight.js";
+import { heldClaim, LOCAL_POOL } from "./flight.js";
 import { ItemBook } from "./item-book.js";
 import { LazyAbort } from "./lazy-abort.js";
+import { renewDue } from "./renew-due.js";
 import type { WorkItem } from "./work-item.js";
-
-interface Flight<P> {
-  readonly item: WorkItem<P>;
-  token: ClaimToken;
-  readonly control: LazyAbort;
-  renewAt: number;
-}
 
 type Completion = { readonly id: string; readonly result: RunResult };
 
-/** The local drain has one pool: every item counts against `options.pool`. */
-const LOCAL_POOL = "local";
 const NONE: readonly HeldClaim[] = [];
 
 /**
@@ -83,7 +77,7 @@ export class Engine<P> {
       }
       if (this.inflight.size > 0) {
         await this.waitForWork();
-        await this.renewDue();
+        await renewDue(this.inflight, this.claims, this.step, this.options.leaseMs, this.clock.now());
         continue;
       }
       // Nothing in flight here: look at the world before calling it idle.
@@ -185,13 +179,9 @@ export class Engine<P> {
         continue;
       }
       const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
-      const landing = decideHeld(this.held(flight, worker), now, this.step);
+      const landing = decideHeld(heldClaim(flight, this.options.leaseMs, worker), now, this.step);
       if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing.landing);
     }
-  }
-
-  private held(flight: Flight<P>, worker: HeldClaim["worker"]): HeldClaim {
-    return { id: flight.item.id, epoch: flight.token.epoch, holder: flight.token.holder, leaseUntil: flight.token.expiresAt, leaseMs: this.options.leaseMs, pool: LOCAL_POOL, worker };
   }
 
   /** Lands one outcome and releases its claim together; a stale epoch's land is refused and journalled. */
@@ -272,27 +262,6 @@ export class Engine<P> {
     await Promise.race([woken, this.clock.sleep(Math.max(0, renewAt - now), controller.signal)]);
     this.wake = undefined;
     controller.abort();
-  }
-
-  /** Renews leases once a third of them has passed (the step decides); a worker whose claim is lost is told to stop. */
-  private async renewDue(): Promise<void> {
-    const now = this.clock.now();
-    const due: HeldClaim[] = [];
-    for (const flight of this.inflight.values()) if (flight.renewAt <= now) due.push(this.held(flight, { kind: "live" }));
-    if (due.length === 0) return;
-    for (const d of decideStep({ now, held: due, ready: [] }, this.step)) {
-      if (d.kind !== "renew") continue;
-      const flight = this.inflight.get(d.id) as Flight<P>;
-      flight.renewAt = now + this.options.leaseMs / 3;
-      let renewed;
-      try {
-        renewed = await this.claims.renew(flight.token, d.leaseMs, now);
-      } catch {
-        continue; // try again at the next renewal; the lease still has two thirds to run
-      }
-      if (renewed.ok) flight.token = renewed.token;
-      else flight.control.abort(new Error(`claim lost: ${renewed.detail}`));
-    }
   }
 
   private async idle(): Promise<IdleSummary> {

@@ -1,0 +1,20 @@
+import type { ClaimToken } from "../claims/claim-token.js";
+import type { HeldClaim } from "./decide-step.js";
+import type { LazyAbort } from "./lazy-abort.js";
+import type { WorkItem } from "./work-item.js";
+
+/** The local drain has one pool: every item counts against `options.pool`. */
+export const LOCAL_POOL = "local";
+
+/** One item dispatched by this engine: its claim (renewed in place) and its worker's stop switch. */
+export interface Flight<P> {
+  readonly item: WorkItem<P>;
+  token: ClaimToken;
+  readonly control: LazyAbort;
+  renewAt: number;
+}
+
+/** A flight as the decision step sees a held claim. */
+export function heldClaim<P>(flight: Flight<P>, leaseMs: number, worker: HeldClaim["worker"]): HeldClaim {
+  return { id: flight.item.id, epoch: flight.token.epoch, holder: flight.token.holder, leaseUntil: flight.token.expiresAt, leaseMs, pool: LOCAL_POOL, worker };
+}
