@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { isItemBranch } from "../../core/agents/item-branch.js";
-import type { ConditionalGet } from "./conditional-get.js";
+import type { ConditionalGet } from "../../adapters/github/conditional-get.js";
 import { issueOfBranch } from "./issue-of-branch.js";
 import type { PullLink, SchedulerReads } from "./scheduler-github.js";
 

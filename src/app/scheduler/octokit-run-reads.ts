@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import type { ConditionalGet } from "./conditional-get.js";
+import type { ConditionalGet } from "../../adapters/github/conditional-get.js";
 import type { SchedulerReads, WorkflowRunView } from "./scheduler-github.js";
 
 /**

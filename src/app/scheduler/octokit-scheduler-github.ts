@@ -2,7 +2,7 @@ import type { Octokit } from "@octokit/rest";
 import type { QueueIssue, SchedulerGitHub } from "./scheduler-github.js";
 import { statusOf } from "../../adapters/github/status-of.js";
 import { SnapshotCache } from "../snapshot-cache.js";
-import { conditionalGet } from "./conditional-get.js";
+import { createConditionalGet } from "../../adapters/github/conditional-get.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
 import { octokitEvidenceReads } from "./octokit-evidence-reads.js";
 import { octokitRunReads } from "./octokit-run-reads.js";
@@ -39,7 +39,7 @@ export interface OctokitSchedulerOptions {
  */
 export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedulerOptions): SchedulerGitHub {
   const { owner, repo } = options;
-  const conditional = conditionalGet();
+  const conditional = createConditionalGet();
   const snapshots = options.snapshots ?? new SnapshotCache();
   const repoName = `${owner}/${repo}`;
   /** `item:epoch` → the run its workflow_dispatch started (answered by `return_run_details`). */
