@@ -13,11 +13,13 @@ export interface BosunRun {
 }
 
 /** Starts `bosun ARGS` from source as a child process; `done` resolves when it exits. */
-export function startBosun(args: readonly string[], options: { cwd: string; env?: Record<string, string>; input?: string }): { child: ChildProcess; done: Promise<BosunRun> } {
+export function startBosun(args: readonly string[], options: { cwd: string; env?: Record<string, string>; input?: string; detached?: boolean }): { child: ChildProcess; done: Promise<BosunRun> } {
   const child = spawn(process.execPath, ["--import", TSX, CLI, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
+    // A process group of its own, so a test can signal the whole group as a terminal or CI would.
+    detached: options.detached === true,
   });
   let stdout = "";
   let stderr = "";

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 import { MAX_DURATION_MS } from "../../core/brief/duration.js";
+import { type LaunchedShell, type LaunchHandlers, launchThroughSpawner } from "./worker-spawner.js";
 
 export interface ShellRun {
   /** Exit code, or null when a signal ended the process. */
@@ -28,18 +30,6 @@ export interface ShellOptions {
   readonly onOutput?: (chunk: string) => void;
 }
 
-// Runs the command in the background with stdin from /dev/null, and a reader on our stdin pipe:
-// when the pipe reaches EOF (the parent is gone, however it died) it kills the whole group.
-// (A background list gets /dev/null as stdin unless redirected, hence the copy to fd 3.)
-const WATCHDOG = `exec 3<&0
-/bin/sh -c "$1" </dev/null 3<&- &
-child=$!
-( read -r _ignored <&3; kill -KILL 0 ) &
-watch=$!
-wait "$child"; code=$?
-kill "$watch" 2>/dev/null
-exit "$code"`;
-
 // Only the tail is reported, so only a bounded tail is kept: a chatty worker cannot fill memory.
 const KEEP_CHARS = 64 * 1024;
 // Between SIGTERM and SIGKILL: time for a worker to write its result file and exit on its own.
@@ -64,35 +54,11 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
     }
     let kept = "";
     let killedFor: ShellRun["killedFor"];
-    const args = options.dieWithParent === true ? ["-c", WATCHDOG, "bosun-worker", options.command] : ["-c", options.command];
-    const child = spawn("/bin/sh", args, {
-      cwd: options.cwd,
-      env: Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)),
-      // With the watchdog, stdin is a pipe this process never writes nor closes: its EOF means we died.
-      stdio: [options.dieWithParent === true ? "pipe" : "ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    const keep = (b: Buffer): void => {
-      const chunk = b.toString("utf8");
-      options.onOutput?.(chunk);
-      kept += chunk;
-      if (kept.length > KEEP_CHARS * 2) kept = kept.slice(-KEEP_CHARS);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    const stop = (why: "timeout" | "aborted"): void => {
-      if (killedFor !== undefined) return;
-      killedFor = why;
-      signalGroup(child.pid, "SIGTERM");
-      setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS).unref();
-    };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), options.timeoutMs);
-    const onAbort = (): void => stop("aborted");
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener("abort", onAbort, { once: true });
+    const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     const tail = (): string[] => lastLines(kept, options.tailLines ?? 20);
     let finished = false;
     let grace: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (run: ShellRun): void => {
       if (finished) return;
       finished = true;
@@ -100,21 +66,64 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       clearTimeout(grace);
       options.signal?.removeEventListener("abort", onAbort);
       // Whatever the shell left behind in its group goes with it.
-      signalGroup(child.pid, "SIGKILL");
+      shell.signal("SIGKILL");
+      shell.forget();
       resolve(run);
     };
-    child.on("error", (err) => finish({ exit: null, signal: null, tail: [], error: `could not start /bin/sh: ${err.message}` }));
     const ended = (exit: number | null, signal: NodeJS.Signals | null): ShellRun => ({ exit, signal, tail: tail(), ...(killedFor === undefined ? {} : { killedFor }) });
-    child.on("exit", (exit, signal) => {
-      // The verdict is the exit; output still in the pipes gets a short, bounded wait.
-      grace = setTimeout(() => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        finish(ended(exit, signal));
-      }, OUTPUT_GRACE_MS);
-    });
-    child.on("close", (exit, signal) => finish(ended(exit, signal)));
+    let exited: ShellRun | undefined;
+    const handlers: LaunchHandlers = {
+      onOutput: (chunk) => {
+        options.onOutput?.(chunk);
+        kept += chunk;
+        if (kept.length > KEEP_CHARS * 2) kept = kept.slice(-KEEP_CHARS);
+      },
+      onExit: (exit, signal) => {
+        // The verdict is the exit; output still in the pipes gets a short, bounded wait.
+        exited = ended(exit, signal);
+        grace = setTimeout(() => finish(exited ?? ended(exit, signal)), OUTPUT_GRACE_MS);
+      },
+      onClose: () => finish(exited ?? ended(null, null)),
+      onError: (message) => finish({ exit: null, signal: null, tail: [], error: message }),
+    };
+    // A worker (dieWithParent) starts through the spawner: forking this, possibly large, process
+    // for every worker capped a drain near 170 workers a second (worker-spawner.ts).
+    const shell = options.dieWithParent === true ? launchThroughSpawner({ command: options.command, cwd: options.cwd, env }, handlers) : launchHere(options.command, options.cwd, env, handlers);
+    const stop = (why: "timeout" | "aborted"): void => {
+      if (killedFor !== undefined || finished) return;
+      killedFor = why;
+      shell.signal("SIGTERM");
+      setTimeout(() => {
+        if (!finished) shell.signal("SIGKILL");
+      }, KILL_GRACE_MS).unref();
+    };
+    if (options.timeoutMs !== undefined) timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = (): void => stop("aborted");
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** Forks `/bin/sh -c COMMAND` from this process, in a process group of its own. */
+function launchHere(command: string, cwd: string, env: Record<string, string>, handlers: LaunchHandlers): LaunchedShell {
+  const child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  for (const stream of [child.stdout, child.stderr]) {
+    const decoder = new StringDecoder("utf8");
+    stream.on("data", (b: Buffer) => {
+      const text = decoder.write(b);
+      if (text !== "") handlers.onOutput(text);
+    });
+  }
+  child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}`));
+  child.on("exit", (exit, signal) => handlers.onExit(exit, signal));
+  child.on("close", () => handlers.onClose());
+  return {
+    signal: (signal) => signalGroup(child.pid, signal),
+    forget: () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
+  };
 }
 
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {

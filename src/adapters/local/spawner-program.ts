@@ -1,0 +1,99 @@
+/**
+ * The program of the worker spawner, run as `node -e SPAWNER_PROGRAM` with an IPC channel.
+ *
+ * Why a separate process: `child_process.spawn` forks the calling process, and a fork costs in
+ * proportion to the caller's resident memory. A drain holding 140 MB spawned about 170 shells a
+ * second; a fresh node process holding 45 MB spawns several times more. So the drain asks this
+ * small, long-lived process to start its workers and streams their output and exits back.
+ *
+ * It is a string, not a function's source: bundlers rename and wrap functions (keepNames), and the
+ * program must run as written wherever Bosun runs (source, lib/, the Action's dist/).
+ *
+ * Protocol (JSON over the IPC channel), parent → spawner:
+ *   {op:"run", id, command, cwd, env}   start `/bin/sh -c command`, in a process group of its own
+ *   {op:"signal", id, signal}           signal the run's whole process group
+ *   {op:"forget", id}                   the parent is done with the run: drop its pipes
+ * (messages arrive in order, so a signal sent right after its run finds it started);
+ * spawner → parent: {id, out} · {id, exit, signal} · {id, close:true} · {id, error}.
+ *
+ * A worker must not outlive the holder of its claim, or a reclaimed item would run twice at once:
+ * - the drain dies, however (SIGKILL included): the channel disconnects, and the spawner kills
+ *   every group it started and exits. The spawner has a process group of its own (the parent
+ *   starts it detached), so a SIGKILL sent to the drain's whole group does not take it first;
+ * - the spawner dies, however: its guard, one `sh` reading the list of live groups from a pipe,
+ *   sees the pipe close and kills every group still listed. One guard per drain, not a watchdog
+ *   shell per worker: that cost two extra processes for every worker started.
+ * SIGINT and SIGTERM are ignored: the drain, not the spawner, decides how its workers stop
+ * (SIGTERM, a grace, then SIGKILL).
+ */
+export const SPAWNER_PROGRAM = String.raw`
+"use strict";
+const { spawn } = require("node:child_process");
+const { StringDecoder } = require("node:string_decoder");
+const GUARD = ${JSON.stringify(guardScript())};
+const runs = new Map();
+const send = (message) => { if (process.connected) process.send(message); };
+const signalGroup = (pid, signal) => { try { process.kill(-pid, signal); } catch {} };
+const guard = spawn("/bin/sh", ["-c", GUARD], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+guard.on("error", () => {});
+guard.stdin.on("error", () => {});
+guard.unref();
+const tell = (line) => { if (guard.stdin.writable) guard.stdin.write(line + "\n"); };
+process.on("SIGINT", () => {});
+process.on("SIGTERM", () => {});
+process.on("disconnect", () => {
+  for (const run of runs.values()) signalGroup(run.pid, "SIGKILL");
+  process.exit(0);
+});
+process.on("message", (message) => {
+  if (message.op === "run") return start(message);
+  const run = runs.get(message.id);
+  if (run === undefined) return;
+  if (message.op === "signal") signalGroup(run.pid, message.signal);
+  if (message.op === "forget") {
+    run.child.stdout.destroy();
+    run.child.stderr.destroy();
+    runs.delete(message.id);
+    tell("-" + run.pid);
+  }
+});
+function start({ id, command, cwd, env }) {
+  let child;
+  try {
+    child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  } catch (err) {
+    return send({ id, error: "could not start /bin/sh: " + (err && err.message) });
+  }
+  child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message }); });
+  if (child.pid === undefined) return;
+  // Kept until the parent forgets it: the parent's last word on a run is SIGKILL to its group.
+  runs.set(id, { pid: child.pid, child });
+  tell("+" + child.pid);
+  // One decoder per stream: a chunk may end inside a multi-byte character.
+  for (const stream of [child.stdout, child.stderr]) {
+    const decoder = new StringDecoder("utf8");
+    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") send({ id, out }); });
+    stream.on("error", () => {});
+  }
+  child.on("exit", (exit, signal) => send({ id, exit, signal }));
+  child.on("close", () => send({ id, close: true }));
+}
+`;
+
+/**
+ * The guard: `+PID` adds a live group, `-PID` removes it; at EOF (the spawner is gone) every group
+ * still listed gets SIGKILL. Plain POSIX sh with no command per line, so it costs nothing per worker.
+ */
+function guardScript(): string {
+  return [
+    'live=" "',
+    "while read -r line; do",
+    '  case "$line" in',
+    '    +*) live="$live${line#+} " ;;',
+    '    -*) p="${line#-}"; case "$live" in *" $p "*) live="${live%% $p *} ${live#* $p }" ;; esac ;;',
+    "  esac",
+    "done",
+    // `kill -9 -PGID`: dash's kill takes no `--`, and a negative number names a process group.
+    'for g in $live; do kill -9 "-$g" 2>/dev/null; done',
+  ].join("\n");
+}
