@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
@@ -51,8 +51,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
-    const dir = await this.keyDir(key);
-    const before = await this.read(dir);
+    const dir = this.keyDir(key);
+    const before = this.read(dir);
     if (before.settled !== undefined) return { granted: false, reason: "not-ready", detail: `settled: ${before.settled.summary}` };
     if (before.live !== undefined) {
       if (before.live.expiresAt > now) {
@@ -66,14 +66,14 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     }
     const epoch = before.epoch + 1;
     const mine: ClaimFile = { key, holder, epoch, leaseMs };
-    if (!(await this.createExclusive(join(dir, "claim"), JSON.stringify(mine), now))) {
-      const live = (await this.read(dir)).live;
+    if (!(this.createExclusive(join(dir, "claim"), JSON.stringify(mine), now))) {
+      const live = (this.read(dir)).live;
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
     }
     // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
-    const after = await this.read(dir);
+    const after = this.read(dir);
     if (after.settled !== undefined || after.historyEpoch >= epoch) {
-      await this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
+      this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
       return after.settled !== undefined
         ? { granted: false, reason: "not-ready", detail: `settled: ${after.settled.summary}` }
         : { granted: false, reason: "held", detail: "a newer epoch exists (lost the race)" };
@@ -83,17 +83,17 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
-    const dir = await this.keyDir(token.key);
-    const fenced = await this.fence(dir, token);
+    const dir = this.keyDir(token.key);
+    const fenced = this.fence(dir, token);
     if (!fenced.ok) return fenced;
-    await utimes(join(dir, "claim"), now / 1000, now / 1000);
+    utimesSync(join(dir, "claim"), now / 1000, now / 1000);
     return { ok: true, token: mintClaimToken({ key: token.key, holder: token.holder, epoch: token.epoch, expiresAt: now + leaseMs }) };
   }
 
   async release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
     this.liveUntil.delete(encodeURIComponent(token.key));
-    const dir = await this.keyDir(token.key);
-    const state = await this.read(dir);
+    const dir = this.keyDir(token.key);
+    const state = this.read(dir);
     const fenced = checkFence(state.live, token);
     if (!fenced.ok) return fenced;
     if ((state.live as Live).expiresAt <= now) {
@@ -103,37 +103,37 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     try {
       if (mode.kind === "settle") {
         const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder };
-        if (!(await this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
+        if (!(this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
           return { ok: false, reason: "stale", detail: "the item was already settled" };
         }
       } else {
-        await writeAtomic(join(dir, `${token.epoch}.released`), JSON.stringify({ epoch: token.epoch, holder: token.holder, notBefore: mode.notBefore }));
+        writeAtomic(join(dir, `${token.epoch}.released`), JSON.stringify({ epoch: token.epoch, holder: token.holder, notBefore: mode.notBefore }));
       }
     } catch (err) {
       // A full disk refuses the new file, but a rename needs no new space: end the claim anyway,
       // so the item is free now rather than when its lease runs out. Its epoch stays in the
       // history (the next grant counts this attempt); only the outcome or the backoff is lost.
-      const ended = await this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`).catch(() => false);
+      const ended = attempt(() => this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`)) ?? false;
       const code = (err as NodeJS.ErrnoException).code ?? String(err);
       return { ok: false, reason: "lost", detail: `could not record the ${mode.kind === "settle" ? "outcome" : "release"} (${code})${ended ? "; the claim was ended so the item can run again" : ""}` };
     }
-    await this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`);
+    this.moveIfMine(dir, token.epoch, token.holder, `${token.epoch}.ended`);
     return { ok: true };
   }
 
   async reclaimStale(now: number): Promise<readonly ClaimView[]> {
     const taken: ClaimView[] = [];
-    for (const name of await this.keyDirNames()) {
+    for (const name of this.keyDirNames()) {
       const dir = join(this.root, name);
-      const { live } = await this.read(dir);
+      const { live } = this.read(dir);
       if (live === undefined || live.expiresAt > now) continue;
-      if (await this.moveIfMine(dir, live.epoch, live.holder, `${live.epoch}.reclaimed-${nonce()}`, now)) taken.push(view(live));
+      if (this.moveIfMine(dir, live.epoch, live.holder, `${live.epoch}.reclaimed-${nonce()}`, now)) taken.push(view(live));
     }
     return taken;
   }
 
   async activeKeys(now: number, recentMs: number): Promise<readonly string[]> {
-    const names = await this.keyDirNames();
+    const names = this.keyDirNames();
     const listed = new Set(names);
     for (const name of this.settledAt.keys()) if (!listed.has(name)) this.settledAt.delete(name);
     for (const name of this.liveUntil.keys()) if (!listed.has(name)) this.liveUntil.delete(name);
@@ -146,22 +146,21 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       } else if ((this.liveUntil.get(name) ?? 0) > now) keys.push(decodeURIComponent(name));
       else unknown.push(name);
     }
-    // Only keys not known to be settled need reading; read them side by side, not one by one.
-    const read = await Promise.all(
-      unknown.map(async (name) => {
+    // Only keys not known to be settled need reading.
+    const read = unknown.map((name) => {
         const dir = join(this.root, name);
-        const [live, settledAt] = await Promise.all([readLive(join(dir, "claim")), stat(join(dir, "settled")).then((s) => s.mtimeMs, () => undefined)]);
+        const live = readLive(join(dir, "claim"));
+        const settledAt = attempt(() => statSync(join(dir, "settled")).mtimeMs);
         if (settledAt !== undefined) this.settledAt.set(name, settledAt);
         if (live !== undefined && live.expiresAt > now) this.liveUntil.set(name, live.expiresAt);
         return (live !== undefined && live.expiresAt > now) || (settledAt !== undefined && settledAt >= now - recentMs) ? decodeURIComponent(name) : undefined;
-      }),
-    );
+      });
     for (const key of read) if (key !== undefined) keys.push(key);
     return keys;
   }
 
   async inspect(key: string, _now: number): Promise<KeyState> {
-    const state = await this.read(await this.keyDir(key));
+    const state = this.read(this.keyDir(key));
     return {
       epoch: state.epoch,
       ...(state.live === undefined ? {} : { live: view(state.live) }),
@@ -171,25 +170,25 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   /** The folders of every key ever claimed (none before the first claim). */
-  private async keyDirNames(): Promise<string[]> {
+  private keyDirNames(): string[] {
     try {
-      return await readdir(this.root);
+      return readdirSync(this.root);
     } catch {
       return [];
     }
   }
 
-  private async keyDir(key: string): Promise<string> {
+  private keyDir(key: string): string {
     const dir = join(this.root, encodeURIComponent(key));
-    await mkdir(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     return dir;
   }
 
   /** Reads a key's folder: live claim, settled outcome, highest epoch, retry time. */
-  private async read(dir: string): Promise<{ live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number }> {
+  private read(dir: string): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = readdirSync(dir);
     } catch {
       return { epoch: 0, historyEpoch: 0 };
     }
@@ -200,9 +199,9 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       if (Number.isFinite(n)) historyEpoch = Math.max(historyEpoch, n);
       if (/^\d+\.released$/.test(name)) lastReleased = Math.max(lastReleased, n);
     }
-    const live = names.includes("claim") ? await readLive(join(dir, "claim")) : undefined;
-    const settled = names.includes("settled") ? await readJson<SettledOutcome>(join(dir, "settled")) : undefined;
-    const released = lastReleased >= 0 ? await readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
+    const live = names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
+    const settled = names.includes("settled") ? readJson<SettledOutcome>(join(dir, "settled")) : undefined;
+    const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
     return {
       epoch: Math.max(historyEpoch, live?.epoch ?? 0),
       historyEpoch,
@@ -212,24 +211,24 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     };
   }
 
-  private async fence(dir: string, token: ClaimToken): Promise<FencedResult> {
-    return checkFence((await this.read(dir)).live, token);
+  private fence(dir: string, token: ClaimToken): FencedResult {
+    return checkFence((this.read(dir)).live, token);
   }
 
   /** Links a temp file into place: all or nothing, and fails when the name exists. */
-  private async createExclusive(path: string, content: string, now: number): Promise<boolean> {
+  private createExclusive(path: string, content: string, now: number): boolean {
     const tmp = `${path}.tmp-${nonce()}`;
     try {
       // Inside the try: a write refused by a full disk still leaves an empty temp file to remove.
-      await writeFile(tmp, content);
-      await utimes(tmp, now / 1000, now / 1000);
-      await link(tmp, path);
+      writeFileSync(tmp, content);
+      utimesSync(tmp, now / 1000, now / 1000);
+      linkSync(tmp, path);
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
       throw err;
     } finally {
-      await unlink(tmp).catch(() => undefined);
+      quietly(() => unlinkSync(tmp));
     }
   }
 
@@ -237,20 +236,20 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
    * Renames `claim` away when it is still the given epoch and holder (and, with `expiredAt`, still
    * expired). If another process put a newer claim there in between, it is linked back.
    */
-  private async moveIfMine(dir: string, epoch: number, holder: string, to: string, expiredAt?: number): Promise<boolean> {
+  private moveIfMine(dir: string, epoch: number, holder: string, to: string, expiredAt?: number): boolean {
     const target = join(dir, to);
     try {
-      await rename(join(dir, "claim"), target);
+      renameSync(join(dir, "claim"), target);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw err;
     }
-    const moved = await readLive(target);
+    const moved = readLive(target);
     const still = moved !== undefined && moved.epoch === epoch && moved.holder === holder && (expiredAt === undefined || moved.expiresAt <= expiredAt);
     if (still) return true;
     // Took someone else's fresh claim: put it back. If a third process linked a claim meanwhile, the displaced one is fenced out.
-    await link(target, join(dir, "claim")).catch(() => undefined);
-    await unlink(target).catch(() => undefined);
+    quietly(() => linkSync(target, join(dir, "claim")));
+    quietly(() => unlinkSync(target));
     return false;
   }
 }
@@ -264,9 +263,10 @@ function checkFence(live: Live | undefined, token: ClaimToken): FencedResult {
 
 const view = (live: Live): ClaimView => ({ key: live.key, holder: live.holder, epoch: live.epoch, expiresAt: live.expiresAt });
 
-async function readLive(path: string): Promise<Live | undefined> {
+function readLive(path: string): Live | undefined {
   try {
-    const [text, st] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    const text = readFileSync(path, "utf8");
+    const st = statSync(path);
     const file = JSON.parse(text) as ClaimFile;
     return { ...file, expiresAt: st.mtimeMs + file.leaseMs };
   } catch {
@@ -274,23 +274,41 @@ async function readLive(path: string): Promise<Live | undefined> {
   }
 }
 
-async function readJson<T>(path: string): Promise<T | undefined> {
+function readJson<T>(path: string): T | undefined {
   try {
-    return JSON.parse(await readFile(path, "utf8")) as T;
+    return JSON.parse(readFileSync(path, "utf8")) as T;
   } catch {
     return undefined;
   }
 }
 
-async function writeAtomic(path: string, content: string): Promise<void> {
+function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.tmp-${nonce()}`;
   try {
-    await writeFile(tmp, content);
-    await rename(tmp, path);
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    quietly(() => unlinkSync(tmp));
     throw err;
   }
 }
 
 const nonce = (): string => randomBytes(6).toString("hex");
+
+/** Runs a clean-up whose failure changes nothing (the file is already gone, or never was). */
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Nothing to undo.
+  }
+}
+
+/** The action's value, or undefined when it throws (a missing file read as "none"). */
+function attempt<T>(action: () => T): T | undefined {
+  try {
+    return action();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { appendFile, mkdir, open, stat, writeFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
+import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
@@ -41,23 +41,30 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
   const fault = (message: string): void => options.onFault?.(message);
   // The state folder's identity when the first worker started: a worker that deletes it (and the
   // attempt counts in it) must stop the drain, not be run again from epoch 1 without end.
-  let identity: Promise<string | undefined> | undefined;
-  const stateIdentity = (): Promise<string | undefined> =>
-    stat(options.stateDir).then(
-      (st) => `${st.dev}:${st.ino}`,
-      () => undefined,
-    );
+  let identity: string | undefined;
+  let known = false;
+  const stateIdentity = (): string | undefined => {
+    try {
+      const st = statSync(options.stateDir);
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
   // Only the epoch of the claim is read: the work mode's agent phase runs with no claim token at all.
   return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
-    identity ??= stateIdentity();
-    const before = await identity;
+    if (!known) identity = stateIdentity();
+    known = true;
+    const before = identity;
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
     const briefPath = join(runDir, "brief.json");
     const resultPath = join(runDir, "result.json");
     const logPath = join(runDir, "output.log");
+    // Synchronous, like every file step of a run's start and end: a trip through the thread pool
+    // per step made a drain of trivial workers wait on the pool, not on its workers.
     try {
-      await mkdir(runDir, { recursive: true });
-      await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
+      mkdirSync(runDir, { recursive: true });
+      writeFileSync(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
     } catch (err) {
       const message = `cannot write to the state folder ${options.stateDir}: ${errorText(err)}`;
       fault(message);
@@ -81,7 +88,7 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       },
     });
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
-    const after = await stateIdentity();
+    const after = stateIdentity();
     if (before !== undefined && after !== before) {
       const message = `the state folder ${options.stateDir} ${after === undefined ? "vanished" : "was replaced"} while ${brief.id} ran (did the worker delete it?); its claims and attempt counts went with it`;
       fault(message);
@@ -89,7 +96,7 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     }
     const wallClockMs = performance.now() - started;
     // One read of the result file, by the reader that never blocks: the stop and the cost both come from it.
-    const file = await readResult(resultPath);
+    const file = readResult(resultPath);
     // The cost rides on every outcome (a failed run was paid for too); a malformed one is said in the evidence.
     const { cost, problem } = costFromResult(file?.json, wallClockMs);
     const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? run.tail.map(redact) : [...run.tail.map(redact), problem] };
@@ -112,10 +119,10 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
  * is a regular file (a FIFO at $BOSUN_RESULT once blocked the drain forever, SIGTERM included; a
  * device or a folder is no stop either), and at most MAX_RESULT_BYTES are read.
  */
-async function readResult(path: string): Promise<{ stop: ReturnType<typeof parseStop>; json?: unknown } | undefined> {
-  let handle;
+function readResult(path: string): { stop: ReturnType<typeof parseStop>; json?: unknown } | undefined {
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
@@ -123,16 +130,16 @@ async function readResult(path: string): Promise<{ stop: ReturnType<typeof parse
   }
   let text: string;
   try {
-    const st = await handle.stat();
+    const st = fstatSync(fd);
     if (!st.isFile()) return { stop: { ok: false, problem: `${st.isFIFO() ? "a FIFO" : st.isDirectory() ? "a folder" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "a special file"}, not a regular file` } };
     if (st.size > MAX_RESULT_BYTES) return { stop: { ok: false, problem: `${st.size} bytes; a stop is at most ${MAX_RESULT_BYTES}` } };
     const buffer = Buffer.alloc(st.size);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
     text = buffer.subarray(0, bytesRead).toString("utf8");
   } catch (err) {
     return { stop: { ok: false, problem: `unreadable (${errorText(err)})` } };
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
   }
   let json: unknown;
   try {

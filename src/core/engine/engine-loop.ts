@@ -37,7 +37,7 @@ export interface IdleSummary {
 }
 
 /**
- * The six-method loop contract: everything a scheduler front (local folder, GitHub) supplies.
+ * The loop contract (six methods and one optional check): everything a scheduler front (local folder, GitHub) supplies.
  * The engine owns the facts (claims, slots, attempts, idle); the loop owns the outside world.
  */
 export interface EngineLoop<P = unknown> {
@@ -46,6 +46,11 @@ export interface EngineLoop<P = unknown> {
   selectQueue(now: number): Promise<readonly WorkItem<P>[]>;
   /** The model tier for this attempt (a routing hint for the worker). */
   tierPolicy(item: WorkItem<P>, attempt: number): string;
+  /**
+   * Optional: why a claimed item has left the queue since it was read (its brief file deleted), or
+   * undefined when it is still there. A withdrawn item is landed refused and never dispatched.
+   */
+  withdrawn?(item: WorkItem<P>): Promise<string | undefined>;
   /** Starts the worker; only a claim token opens this door. `control.signal` aborts when the claim is lost. */
   dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, control: WorkerControl): Promise<RunResult>;
   /** Records a landed outcome where its users look (files, labels, comments). Called after the claim store accepted it. */

@@ -7,7 +7,7 @@ import { landEvent } from "../journal/land-event.js";
 import { describeStop, failed } from "../stop/stop.js";
 import type { Clock } from "./clock.js";
 import type { HeldClaim, LandingDecision, ReadyItem, StepOptions } from "./decide-step.js";
-import { decideGrant, decideHeld, decideStep } from "./decide-step.js";
+import { decideGrant, decideHeld, decideStep, landingFor } from "./decide-step.js";
 import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { Flight } from "./flight.js";
@@ -143,6 +143,13 @@ export class Engine<P> {
     // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
     if (next.kind === "settle-to-human") {
       await this.settle(item, token, { stop: next.landing.stop }, next.landing);
+      return false;
+    }
+    // The queue was read a while ago: an item withdrawn since is landed refused, never dispatched.
+    const gone = await this.loop.withdrawn?.(item);
+    if (gone !== undefined) {
+      const stop = failed("refuse", gone);
+      await this.settle(item, token, { stop }, landingFor(stop, token.epoch, now, this.step));
       return false;
     }
     this.start(item, token, now);

@@ -86,6 +86,11 @@ describe("bosun drain in a hostile environment", () => {
     expect(await ran(f)).toEqual(["a1"]);
     expect(run.stderr).toMatch(/b2: removed from the briefs folder before it ran: not run/);
     expect(await liveClaims(f.state)).toEqual([]);
+    // The journal says what happened: b2 was never dispatched, and it landed refused.
+    const events = (await readFile(join(f.state, "journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { event: string; item?: string; ok?: boolean });
+    expect(events.filter((e) => e.item === "b2").map((e) => e.event)).not.toContain("DISPATCH");
+    expect(events.find((e) => e.item === "b2" && e.event === "LAND")?.ok).toBe(false);
+    expect(run.stdout).not.toMatch(/^DISPATCH b2$/m);
   });
 
   it("a briefs folder that vanishes mid-drain ends the drain: a clear message, claims released, exit 1", async () => {
