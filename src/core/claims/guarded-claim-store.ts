@@ -1,7 +1,7 @@
 import type { ClaimStore, KeyState } from "./claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode } from "./claim-token.js";
 import type { ClaimNamespace } from "./similarity-guard.js";
-import { findSimilarKey } from "./similarity-guard.js";
+import { canBeSimilar, findSimilarKey } from "./similarity-guard.js";
 
 /** The keys a store knows to be live, or settled within the last `recentMs`: what a new key is compared to. */
 export interface ClaimKeyIndex {
@@ -28,7 +28,9 @@ export class GuardedClaimStore implements ClaimStore {
   ) {}
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
-    const similar = findSimilarKey(key, await this.index.activeKeys(now, this.recentMs), this.namespaces);
+    // The index is read only for a key that could match: listing every live and recent key costs
+    // a read of the whole store, once per claim.
+    const similar = canBeSimilar(key) ? findSimilarKey(key, await this.index.activeKeys(now, this.recentMs), this.namespaces) : undefined;
     const result: ClaimResult = similar
       ? { granted: false, reason: "similar", detail: `too much like ${similar.key} (shares ${similar.shared.join(", ")})` }
       : await this.inner.claim(key, holder, leaseMs, now);
@@ -41,7 +43,7 @@ export class GuardedClaimStore implements ClaimStore {
    * is too much like a live or recent one, or like one of `pending` (granted in the same batch).
    */
   async screen(key: string, now: number, pending: readonly string[] = []): Promise<{ reason: "similar"; detail: string } | undefined> {
-    const similar = findSimilarKey(key, [...(await this.index.activeKeys(now, this.recentMs)), ...pending], this.namespaces);
+    const similar = canBeSimilar(key) ? findSimilarKey(key, [...(await this.index.activeKeys(now, this.recentMs)), ...pending], this.namespaces) : undefined;
     if (similar === undefined) return undefined;
     this.count("similar");
     return { reason: "similar", detail: `too much like ${similar.key} (shares ${similar.shared.join(", ")})` };

@@ -14,6 +14,11 @@ export function tokenizeClaimKey(key: string): { namespace: string; tokens: Read
   return { namespace, tokens: new Set(slug.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length > 0)) };
 }
 
+/** Whether a key has enough tokens to be too similar to anything (a slug of 1–2 tokens never is). */
+export function canBeSimilar(key: string | ReturnType<typeof tokenizeClaimKey>): boolean {
+  return (typeof key === "string" ? tokenizeClaimKey(key) : key).tokens.size >= SIMILARITY.minSharedTokens;
+}
+
 const isArtifact = (ns: ClaimNamespace | undefined): boolean => ns?.once_ever === true && ns.artifact_dir !== undefined && ns.artifact_dir !== "";
 
 /**
@@ -27,6 +32,8 @@ export function findSimilarKey(
   namespaces: Readonly<Record<string, ClaimNamespace>> = {},
 ): { readonly key: string; readonly shared: readonly string[] } | undefined {
   const mine = tokenizeClaimKey(key);
+  // Fewer tokens than must be shared: no key can be too similar, so none needs reading.
+  if (!canBeSimilar(mine)) return undefined;
   for (const other of others) {
     if (other === key) continue;
     const theirs = tokenizeClaimKey(other);

@@ -44,3 +44,19 @@ describe("similarity guard", () => {
     expect((await guarded.claim("task:http-retry-after-v2", "b", 60_000, t0 + 25 * 3_600_000)).granted).toBe(true);
   });
 });
+
+describe("similarity guard: only keys that could match read the index", () => {
+  it("a key of fewer than three tokens is never similar, so the store's key list is not read for it", async () => {
+    const inner = new MemoryClaimStore();
+    let reads = 0;
+    const counting = { activeKeys: (now: number, recentMs: number) => (reads++, inner.activeKeys(now, recentMs)) };
+    const guarded = new GuardedClaimStore(inner, counting);
+    const t0 = Date.UTC(2026, 10, 30);
+    expect((await guarded.claim("task:b00001", "a", 60_000, t0)).granted).toBe(true);
+    expect((await guarded.claim("task:retry-after", "a", 60_000, t0)).granted).toBe(true);
+    expect(reads).toBe(0);
+    expect((await guarded.claim("task:http-retry-after", "a", 60_000, t0)).granted).toBe(true);
+    expect(await guarded.claim("task:after-http-retry", "b", 60_000, t0)).toMatchObject({ granted: false, reason: "similar" });
+    expect(reads).toBe(2);
+  });
+});
