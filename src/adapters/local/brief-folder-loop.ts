@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import { workItemsFromBriefs } from "../../core/brief/work-items-from-briefs.js";
@@ -36,6 +37,7 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
   readonly removed = new Set<string>();
   private reported = new Set<string>();
   private paths = new Map<string, string>();
+  private readonly writing = new Set<Promise<void>>();
 
   constructor(private readonly options: BriefFolderLoopOptions) {}
 
@@ -62,9 +64,9 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
     return item.payload.tier;
   }
 
-  // The folder is the queue: a brief deleted since the queue was read is not run. Synchronous, as
-  // is `land`: both sit on the engine's one path from a landing to the next claim, where a trip
-  // through the thread pool per item capped a drain of trivial workers below 150 items a second.
+  // The folder is the queue: a brief deleted since the queue was read is not run. Synchronous: it
+  // sits on the engine's one path from a grant to the dispatch, where a trip through the thread
+  // pool per item made a drain of trivial workers wait on the pool.
   async withdrawn(item: WorkItem<Brief>): Promise<string | undefined> {
     const path = this.paths.get(item.id);
     if (path === undefined || exists(path)) return undefined;
@@ -76,23 +78,41 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
     return this.options.dispatcher(claim, item.payload, tier, control.signal);
   }
 
+  /**
+   * Writes the landed result in the background: the claim store already holds the outcome and the
+   * journal the LAND, and creating a file can take a millisecond on a busy disk — on the engine's
+   * path from one landing to the next claim, that was the drain's pace. `flushed()` waits for them.
+   */
   async land(claim: ClaimToken, item: WorkItem<Brief>, landing: Landing): Promise<void> {
-    if (this.options.resultsDir === undefined) return;
+    const dir = this.options.resultsDir;
+    if (dir === undefined) return;
     const record = { item: item.id, epoch: claim.epoch, holder: claim.holder, disposition: landing.disposition, stop: landing.result.stop, evidence: landing.result.evidence, note: landing.note };
-    const path = join(this.options.resultsDir, `${encodeURIComponent(item.id)}.json`);
+    const path = join(dir, `${encodeURIComponent(item.id)}.json`);
     const text = `${JSON.stringify(record, null, 2)}\n`;
-    try {
-      writeFileSync(path, text);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      // The first landing, or the folder was removed: make it (once per landing that finds it gone).
-      mkdirSync(this.options.resultsDir, { recursive: true });
-      writeFileSync(path, text);
-    }
+    const write: Promise<void> = writeResult(dir, path, text)
+      .catch((err: unknown) => this.options.onFault?.(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`))
+      .finally(() => this.writing.delete(write));
+    this.writing.add(write);
+  }
+
+  /** Resolves once every result file landed so far is written (or its failure reported). */
+  async flushed(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
   onIdle(summary: IdleSummary): void {
     this.options.onIdle?.(summary);
+  }
+}
+
+async function writeResult(dir: string, path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    // The first landing, or the folder was removed: make it and write again.
+    await mkdir(dir, { recursive: true });
+    await writeFile(path, text);
   }
 }
 

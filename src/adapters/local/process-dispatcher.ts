@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
-import { appendFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
@@ -60,11 +60,11 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     const briefPath = join(runDir, "brief.json");
     const resultPath = join(runDir, "result.json");
     const logPath = join(runDir, "output.log");
-    // Synchronous, like every file step of a run's start and end: a trip through the thread pool
-    // per step made a drain of trivial workers wait on the pool, not on its workers.
+    // Asynchronous, unlike the small checks around the run: creating a folder and a file can take
+    // a millisecond on a busy disk, and this runs beside the engine, not on its path.
     try {
-      mkdirSync(runDir, { recursive: true });
-      writeFileSync(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
+      await mkdir(runDir, { recursive: true });
+      await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
     } catch (err) {
       const message = `cannot write to the state folder ${options.stateDir}: ${errorText(err)}`;
       fault(message);

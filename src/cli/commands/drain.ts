@@ -180,6 +180,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   let summary;
   try {
     summary = await engine.run();
+    await loop.flushed();
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
