@@ -57,7 +57,8 @@ export async function planHeldClaims(deps: TickDeps, batch: ClaimBatch, facts: P
       if (d.revive && !(await store.planRenew(batch, token, h.claim.leaseMs, true)).ok) continue;
       if (!(await store.planRelease(batch, token, d.landing.mode)).ok) continue;
     }
-    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing });
+    // Landed from its run's end: the run's own record may say what it cost.
+    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing, ...(h.run?.status === "completed" ? { run: h.run } : {}) });
     if (d.landing.disposition !== "retry") settled.set(h.n, { ok: d.landing.disposition === "ok" });
     ending.add(d.id);
   }
