@@ -201,4 +201,32 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
     // Nothing asked GitHub for a record on the runs' commit once they had landed (the gate's reads are on pull request heads).
     expect(fake.accounting.log.filter((e) => e.seq > pos && e.method === "GET" && e.path.endsWith(`/commits/${b.run.headSha}/check-runs`))).toEqual([]);
   }, 30_000);
+
+  test("a record the land job could not post: the App journals the run's LAND from its conclusion once the run has ended, without a cost, and not before", async () => {
+    h = await start();
+    const fake = h.fake;
+    const [a, b] = await approve(h, ["task:lost-record", "task:applied-502"]);
+    if (a === undefined || b === undefined) throw new Error("not dispatched");
+    const agent = `echo '{"kind":"done","cost":{"tokens":700}}' > "$BOSUN_RESULT"`;
+    // a: GitHub fails the record's write and writes nothing; b: it writes the record and still answers 502.
+    fake.faults.add({ kind: "error", status: 502, route: "POST /repos/{owner}/{repo}/check-runs", times: 1 });
+    const pa = await runWorkJobs(h, a, agent);
+    fake.faults.add({ kind: "error", status: 502, applied: true, route: "POST /repos/{owner}/{repo}/check-runs", times: 1 });
+    const pb = await runWorkJobs(h, b, agent);
+    for (const p of [pa, pb]) expect(p.land?.logs.join("\n")).toMatch(/could not post the bosun\/work record/);
+    expect([...fake.repo(REPO).checkRuns.values()].map((r) => r.name)).toEqual([`bosun/work #${b.n} epoch 1`]);
+    for (const d of [a, b]) await gatePasses(h, d.n);
+
+    // Both claims are landed; a's run still runs and has no record: its LAND waits for the run's end.
+    let dash = await tickAgain(h, "task:later");
+    expect(dash).toMatch(/Stop reasons \(1 runs\)/);
+    expect(costRow(dash, "tokens")).toEqual(["700", "700", "0"]);
+
+    for (const d of [a, b]) fake.completeWorkflowRun(REPO, d.run.id, "success");
+    await fake.webhooks.flush();
+    dash = await tickAgain(h, "task:even-later");
+    expect(dash).toMatch(/Stop reasons \(2 runs\)/);
+    expect(dash).toMatch(/Cost per accepted task \(2 accepted/);
+    expect(costRow(dash, "tokens")).toEqual(["700", "350", "1"]);
+  }, 30_000);
 });
