@@ -40,16 +40,32 @@ export async function observeLandings(deps: TickDeps, watching: Map<string, Watc
   // A tick that lost every race reports nothing in flight: that is not every item landing.
   if (report.busy) return observed;
   const flying = new Map(report.inFlight.map((f) => [f.issue, f.epoch]));
-  let runs: readonly WorkflowRunView[] | undefined;
-  for (const [key, w] of [...watching]) {
+  const left: Array<[string, WatchedFlight]> = [];
+  for (const [key, w] of watching) {
+    if (flying.get(w.n) === w.epoch) continue;
+    if (journalled.some((e) => (e.event === "LAND" || e.event === "RECLAIM") && e.item === String(w.n) && e.epoch === w.epoch)) watching.delete(key);
+    else left.push([key, w]);
+  }
+  if (left.length > 0) {
+    const runOfFlight = (runs: readonly WorkflowRunView[], w: WatchedFlight) => runOf(runs, w.n, w.epoch, deps.github.knownRunId(w.n, w.epoch));
+    // Pages are read on (up to the listing's bound) while a run of those epochs is still missing.
+    const runs = await deps.github.listRuns((rs) => left.every(([, w]) => runOfFlight(rs, w) !== undefined));
+    await journalLeft(deps, watching, left, (w) => runOfFlight(runs, w), observed);
+  }
+  for (const f of report.inFlight) {
+    if (deps.config.pools[f.pool]?.dispatch.kind !== "workflow") continue;
+    const key = keyOf(f.issue, f.epoch);
+    if (watching.size >= MAX_WATCHED && !watching.has(key)) break;
+    watching.set(key, { n: f.issue, epoch: f.epoch });
+  }
+  return observed;
+}
+
+/** Journals the LAND of each flight that left its epoch elsewhere, from its run's record or, once the run ended, its conclusion. */
+async function journalLeft(deps: TickDeps, watching: Map<string, WatchedFlight>, left: ReadonlyArray<[string, WatchedFlight]>, runOfFlight: (w: WatchedFlight) => WorkflowRunView | undefined, observed: Array<{ issue: number; disposition: Disposition; summary: string }>): Promise<void> {
+  for (const [key, w] of left) {
     const n = w.n;
-    if (flying.get(n) === w.epoch) continue;
-    if (journalled.some((e) => (e.event === "LAND" || e.event === "RECLAIM") && e.item === String(n) && e.epoch === w.epoch)) {
-      watching.delete(key);
-      continue;
-    }
-    runs ??= await deps.github.listRuns();
-    const run = runOf(runs, n, w.epoch, deps.github.knownRunId(n, w.epoch));
+    const run = runOfFlight(w);
     if (run === undefined) {
       // No run of that epoch to speak for it (taken back before its run showed): nothing to journal.
       watching.delete(key);
@@ -73,11 +89,4 @@ export async function observeLandings(deps: TickDeps, watching: Map<string, Watc
     journalEmitter(deps.journal, deps.clock)(landEvent(String(n), w.epoch, { stop, ...(cost === undefined ? {} : { cost }) }, landing.disposition));
     observed.push({ issue: n, disposition: landing.disposition, summary: landing.summary });
   }
-  for (const f of report.inFlight) {
-    if (deps.config.pools[f.pool]?.dispatch.kind !== "workflow") continue;
-    const key = keyOf(f.issue, f.epoch);
-    if (watching.size >= MAX_WATCHED && !watching.has(key)) break;
-    watching.set(key, { n: f.issue, epoch: f.epoch });
-  }
-  return observed;
 }
