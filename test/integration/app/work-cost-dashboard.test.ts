@@ -59,8 +59,15 @@ async function approve(harness: Harness, keys: readonly string[]): Promise<Array
   });
 }
 
-/** The shipped work workflow's jobs for one dispatched run, with the App's token in check and land. */
-async function runWorkJobs(harness: Harness, d: { n: number; run: WorkflowRunRecord; hash: string }, agent: string) {
+const AGENT_100 = `echo '{"kind":"done","cost":{"tokens":100}}' > "$BOSUN_RESULT"`;
+const AGENT_700 = `echo '{"kind":"done","cost":{"tokens":700}}' > "$BOSUN_RESULT"`;
+
+/**
+ * The shipped work workflow's jobs for one dispatched run, with the App's token in check and land.
+ * `recordLost`: GitHub fails the land job's record write (nothing written); the land goes on.
+ */
+async function runWorkJobs(harness: Harness, d: { n: number; run: WorkflowRunRecord; hash: string }, agent: string, options: { recordLost?: boolean } = {}) {
+  if (options.recordLost === true) harness.fake.faults.add({ kind: "error", status: 502, route: "POST /repos/{owner}/{repo}/check-runs", times: 1 });
   const phases = await runWorkPhases(harness.fake.url, { item: String(d.n), epoch: String(d.run.inputs["epoch"]), "brief-hash": d.hash, "agent-command": agent, "github-token": APP_TOKEN }, {}, undefined, { sha: d.run.headSha, runId: d.run.id });
   if (process.env["SHOW_WORK"] !== undefined) console.log(phases.land?.logs.join("\n"));
   expect([...phases.check.failures, ...(phases.agent?.failures ?? []), ...(phases.land?.failures ?? [])]).toEqual([]);
@@ -72,6 +79,13 @@ async function postRecord(harness: Harness, token: string, d: { n: number; run: 
   const epoch = Number(d.run.inputs["epoch"]);
   const marker = renderWorkRecordMarker({ v: 1, item: String(d.n), epoch: over.epoch ?? epoch, run: over.run ?? d.run.id, stop: { kind: "done" }, cost: (over.cost ?? { wall_clock_s: 30, tokens: 999_999, usd: 99 }) as never });
   await createTestOctokit(harness.fake.url, token).checks.create({ ...OWNER_REPO, name: over.name ?? workRecordCheckName(String(d.n), epoch), head_sha: d.run.headSha, status: "completed", conclusion: "neutral", output: { title: "work", summary: marker } });
+}
+
+/** The runs end as their jobs did (success), and the gate passes each item's pull request. */
+async function endRunsAndGate(harness: Harness, items: ReadonlyArray<{ n: number; run: WorkflowRunRecord }>): Promise<void> {
+  for (const d of items) harness.fake.completeWorkflowRun(REPO, d.run.id, "success");
+  await harness.fake.webhooks.flush();
+  for (const d of items) await gatePasses(harness, d.n);
 }
 
 /** The gate Action on a pull request that closes the item, as the App (a job the PR cannot edit). */
@@ -129,19 +143,19 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
     const fake = h.fake;
     const [a, b] = await approve(h, ["task:trusted", "task:forged"]);
     if (a === undefined || b === undefined) throw new Error("not dispatched");
-    await postRecord(h, APP_TOKEN, a, { cost: { wall_clock_s: 10, tokens: 100, usd: 0.5 } });
+    await runWorkJobs(h, a, AGENT_100);
+    // b's land job lands, but its own record never reaches GitHub; others post one in its name.
+    await runWorkJobs(h, b, AGENT_100, { recordLost: true });
     await postRecord(h, ACTIONS_TOKEN, b);
     await postRecord(h, OTHER_APP_TOKEN, b);
     expect([...fake.repo(REPO).checkRuns.values()].map((r) => r.appId).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual([42, 9001, 15368]);
-    for (const d of [a, b]) fake.completeWorkflowRun(REPO, d.run.id, "success");
-    await fake.webhooks.flush();
-    for (const d of [a, b]) await gatePasses(h, d.n);
+    await endRunsAndGate(h, [a, b]);
 
     const dash = await tickAgain(h, "task:later");
+    expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     expect(dash).toMatch(/Cost per accepted task \(2 accepted/);
-    // Only the Bosun App's own record counts: b's forged 999,999 tokens are nowhere.
+    // Only the Bosun App's own record counts: the forged 999,999 tokens are nowhere.
     expect(costRow(dash, "tokens")).toEqual(["100", "50", "1"]);
-    expect(costRow(dash, "usd")).toEqual(["0.50", "0.25", "1"]);
     expect(dash).toContain("2 posted by an app that is not the Bosun App");
   }, 30_000);
 
@@ -150,15 +164,16 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
     const fake = h.fake;
     const [a, b] = await approve(h, ["task:right", "task:wrong"]);
     if (a === undefined || b === undefined) throw new Error("not dispatched");
-    await postRecord(h, APP_TOKEN, a, { cost: { wall_clock_s: 10, tokens: 100 } });
-    // Under b's epoch-1 name, but saying epoch 2; and one naming a's run instead of b's.
+    await runWorkJobs(h, a, AGENT_100);
+    await runWorkJobs(h, b, AGENT_100, { recordLost: true });
+    // Under b's epoch-1 name but saying epoch 2; and one naming a's run instead of b's.
     await postRecord(h, APP_TOKEN, b, { epoch: 2 });
     await postRecord(h, APP_TOKEN, b, { run: a.run.id });
-    for (const d of [a, b]) fake.completeWorkflowRun(REPO, d.run.id, "success");
-    await fake.webhooks.flush();
-    for (const d of [a, b]) await gatePasses(h, d.n);
+    expect([...fake.repo(REPO).checkRuns.values()].filter((r) => r.appId === 42)).toHaveLength(3);
+    await endRunsAndGate(h, [a, b]);
 
     const dash = await tickAgain(h, "task:later");
+    expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     expect(costRow(dash, "tokens")).toEqual(["100", "50", "1"]);
     expect(dash).toContain("1 names another item or epoch");
     expect(dash).toContain("1 names another workflow run");
@@ -166,39 +181,38 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
 
   test("a malformed cost is left out and the dashboard says why", async () => {
     h = await start();
-    const fake = h.fake;
     const [a, b] = await approve(h, ["task:fine", "task:negative"]);
     if (a === undefined || b === undefined) throw new Error("not dispatched");
-    await postRecord(h, APP_TOKEN, a, { cost: { wall_clock_s: 10, tokens: 100 } });
+    await runWorkJobs(h, a, AGENT_100);
+    await runWorkJobs(h, b, AGENT_100, { recordLost: true });
     await postRecord(h, APP_TOKEN, b, { cost: { wall_clock_s: 10, tokens: -5 } });
-    for (const d of [a, b]) fake.completeWorkflowRun(REPO, d.run.id, "success");
-    await fake.webhooks.flush();
-    for (const d of [a, b]) await gatePasses(h, d.n);
+    await endRunsAndGate(h, [a, b]);
 
     const dash = await tickAgain(h, "task:later");
     // b's whole cost is left out (its wall clock too): a number that does not validate is never journalled.
+    expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     expect(costRow(dash, "tokens")).toEqual(["100", "50", "1"]);
-    expect(costRow(dash, "wall clock s")).toEqual(["10", "5", "1"]);
+    expect(costRow(dash, "wall clock s")?.[2]).toBe("1");
     expect(dash).toContain("1 invalid cost (cost.tokens: must not be negative)");
   }, 30_000);
 
-  test("a record that arrives after the App landed the run is never read: the LAND stays without a cost", async () => {
+  test("a record that arrives after the App journalled the run's LAND is never read: that LAND stays without a cost", async () => {
     h = await start();
     const fake = h.fake;
     const [a, b] = await approve(h, ["task:in-time", "task:late"]);
     if (a === undefined || b === undefined) throw new Error("not dispatched");
-    await postRecord(h, APP_TOKEN, a, { cost: { wall_clock_s: 10, tokens: 100 } });
-    for (const d of [a, b]) fake.completeWorkflowRun(REPO, d.run.id, "success");
-    await fake.webhooks.flush();
-    expect(h.labelsOf(b.n)).toContain("bosun:done");
+    await runWorkJobs(h, a, AGENT_100);
+    await runWorkJobs(h, b, AGENT_100, { recordLost: true });
+    await endRunsAndGate(h, [a, b]);
+    let dash = await tickAgain(h, "task:later");
+    expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     const pos = h.logPosition();
     await postRecord(h, APP_TOKEN, b, { cost: { wall_clock_s: 10, tokens: 100 } });
-    for (const d of [a, b]) await gatePasses(h, d.n);
 
-    const dash = await tickAgain(h, "task:later");
+    dash = await tickAgain(h, "task:even-later");
     expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     expect(costRow(dash, "tokens")).toEqual(["100", "50", "1"]);
-    // Nothing asked GitHub for a record on the runs' commit once they had landed (the gate's reads are on pull request heads).
+    // Nothing asked GitHub for a record on the runs' commit once both LANDs were journalled.
     expect(fake.accounting.log.filter((e) => e.seq > pos && e.method === "GET" && e.path.endsWith(`/commits/${b.run.headSha}/check-runs`))).toEqual([]);
   }, 30_000);
 
@@ -207,12 +221,10 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
     const fake = h.fake;
     const [a, b] = await approve(h, ["task:lost-record", "task:applied-502"]);
     if (a === undefined || b === undefined) throw new Error("not dispatched");
-    const agent = `echo '{"kind":"done","cost":{"tokens":700}}' > "$BOSUN_RESULT"`;
     // a: GitHub fails the record's write and writes nothing; b: it writes the record and still answers 502.
-    fake.faults.add({ kind: "error", status: 502, route: "POST /repos/{owner}/{repo}/check-runs", times: 1 });
-    const pa = await runWorkJobs(h, a, agent);
+    const pa = await runWorkJobs(h, a, AGENT_700, { recordLost: true });
     fake.faults.add({ kind: "error", status: 502, applied: true, route: "POST /repos/{owner}/{repo}/check-runs", times: 1 });
-    const pb = await runWorkJobs(h, b, agent);
+    const pb = await runWorkJobs(h, b, AGENT_700);
     for (const p of [pa, pb]) expect(p.land?.logs.join("\n")).toMatch(/could not post the bosun\/work record/);
     expect([...fake.repo(REPO).checkRuns.values()].map((r) => r.name)).toEqual([`bosun/work #${b.n} epoch 1`]);
     for (const d of [a, b]) await gatePasses(h, d.n);
@@ -228,5 +240,29 @@ describe("the cost of the App's workflow runs on its dashboard", () => {
     expect(dash).toMatch(/Stop reasons \(2 runs\)/);
     expect(dash).toMatch(/Cost per accepted task \(2 accepted/);
     expect(costRow(dash, "tokens")).toEqual(["700", "350", "1"]);
+  }, 30_000);
+
+  test("a land job that posted its record but could not write the land: the App lands the failed run and takes the cost from the record", async () => {
+    h = await start();
+    const fake = h.fake;
+    const [a] = await approve(h, ["task:land-write-fails"]);
+    if (a === undefined) throw new Error("not dispatched");
+    // Every claim write fails once the record is on GitHub: the land job's land cannot be written.
+    const recorded = () => [...fake.repo(REPO).checkRuns.values()].some((r) => r.name === workRecordCheckName(String(a.n), 1));
+    const remove = fake.faults.add({ kind: "error", status: 500, route: /^(POST \/graphql|PATCH \/repos\/\{owner\}\/\{repo\}\/git\/refs)/, when: recorded });
+    const phases = await runWorkPhases(h.fake.url, { item: String(a.n), epoch: "1", "brief-hash": a.hash, "agent-command": AGENT_700, "github-token": APP_TOKEN }, {}, undefined, { sha: a.run.headSha, runId: a.run.id });
+    remove();
+    expect(phases.land?.failures.join("\n")).toMatch(/the land could not be written/);
+    expect(h.labelsOf(a.n)).toContain("bosun:claimed");
+    // The land job failed, so the run fails; the App lands the item from that (to a human).
+    fake.completeWorkflowRun(REPO, a.run.id, "failure");
+    await fake.webhooks.flush();
+    expect(h.labelsOf(a.n)).toContain("bosun:needs-human");
+
+    const dash = await tickAgain(h, "task:later");
+    expect(dash).toMatch(/^ {2}failed\s+1\s+100\.0%$/m);
+    // Paid for, though not accepted: the total carries it.
+    expect(costRow(dash, "tokens")?.[0]).toBe("700");
+    expect(costRow(dash, "tokens")?.[2]).toBe("0");
   }, 30_000);
 });
