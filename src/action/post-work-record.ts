@@ -1,7 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import type { RunCost } from "../core/journal/run-cost.js";
 import { renderWorkRecordMarker, workRecordCheckName } from "../core/journal/work-record-marker.js";
-import { describeStop } from "../core/stop/stop.js";
 import type { Stop } from "../core/stop/stop.js";
 import type { ActionIo } from "./action-io.js";
 
@@ -41,7 +40,8 @@ export async function postWorkRecord(octokit: Octokit, target: WorkRecordTarget,
     output: {
       title: `#${item} epoch ${target.epoch}: ${stop.kind} (${units})`.slice(0, 250),
       // The marker first: the App reads the first line only, and nothing the agent wrote comes before it.
-      summary: `${marker}\nBosun's record of work run ${target.runId} on #${item} at epoch ${target.epoch}: ${describeStop(stop).slice(0, 500)}; ${units}. The Bosun App journals it on LAND for the fleet metrics.`,
+      // Only the stop's kind as text: its reason is the agent's to write, and stays inside the marker's JSON.
+      summary: `${marker}\nBosun's record of work run ${target.runId} on #${item} at epoch ${target.epoch}: stop \`${stop.kind}\`; ${units}. The Bosun App journals it on LAND for the fleet metrics.`,
     },
   });
 }
