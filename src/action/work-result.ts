@@ -1,5 +1,5 @@
 import type { Evidence, RunCost } from "../core/journal/journal-event.js";
-import { parseReportedCost } from "../core/journal/run-cost.js";
+import { parseRunCost } from "../core/journal/run-cost.js";
 import { parseStop } from "../core/stop/parse-stop.js";
 import type { Stop } from "../core/stop/stop.js";
 import { readHandedObject, stripControl } from "./read-handed-json.js";
@@ -48,20 +48,9 @@ export function readWorkResult(text: string, source: string): WorkResult | { rea
   const e = r["evidence"] !== null && typeof r["evidence"] === "object" && !Array.isArray(r["evidence"]) ? (r["evidence"] as Record<string, unknown>) : {};
   const exit = typeof e["exit"] === "number" && Number.isInteger(e["exit"]) && e["exit"] >= 0 && e["exit"] <= 255 ? e["exit"] : null;
   const lines = (Array.isArray(e["lines"]) ? e["lines"] : []).filter((l): l is string => typeof l === "string").slice(-MAX_LINES).map(cut);
-  const cost = readCost(r["cost"]);
-  if (typeof cost === "string") return refuse(`has an invalid cost: ${cost}`);
+  const cost = parseRunCost(r["cost"]);
+  if (cost !== undefined && "problem" in cost) return refuse(`has an invalid cost: ${cost.problem}`);
   return { item, epoch, briefHash, stop: stop.stop, evidence: { command: typeof e["command"] === "string" ? cut(e["command"]) : "", exit, lines }, ...(cost === undefined ? {} : { cost }) };
-}
-
-/** The cost as LAND journals it, or what is wrong with it: a number nobody can have measured is refused, not journalled. */
-function readCost(raw: unknown): RunCost | undefined | string {
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== "object" || Array.isArray(raw)) return "must be an object such as {\"wall_clock_s\": 12.5, \"tokens\": 1200}";
-  const { wall_clock_s: wall, ...reported } = raw as Record<string, unknown>;
-  if (typeof wall !== "number" || !Number.isFinite(wall) || wall < 0 || wall > 1e7) return "wall_clock_s must be a number of seconds from 0";
-  const parsed = parseReportedCost({ cost: reported });
-  if (!parsed.ok) return parsed.problem;
-  return { wall_clock_s: wall, ...parsed.cost };
 }
 
 function cut(line: string): string {

@@ -89,7 +89,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
       const gates = await gateVerdictsOf(octokit as unknown as Octokit, { owner, repo }, repoScheduler.recentEvents);
-      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents, gates });
+      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents, gates, workRecords: repoScheduler.workRecords });
       await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
     },
   });

@@ -36,6 +36,15 @@ describe("the ready-to-copy workflows", () => {
     const work = parse(readFileSync(join(DIR, "bosun-work.yml"), "utf8")) as { "run-name": string };
     expect(work["run-name"]).toBe("bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}");
   });
+
+  it.each(shipped.filter((f) => f.startsWith("bosun-work")))("%s: the land job's App token may post the bosun/work record (checks: write), the agent job holds none", async (file) => {
+    const { parse } = await import("yaml");
+    type Step = { uses?: string; with?: Record<string, unknown> };
+    const wf = parse(readFileSync(join(DIR, file), "utf8")) as { jobs: Record<string, { steps?: Step[] }> };
+    const tokenOf = (job: string) => wf.jobs[job]?.steps?.find((s) => (s.uses ?? "").startsWith("actions/create-github-app-token@"))?.with;
+    expect(tokenOf("land")?.["permission-checks"]).toBe("write");
+    expect(tokenOf("agent")).toBeUndefined();
+  });
 });
 
 describe("the docs show every shipped workflow verbatim", () => {

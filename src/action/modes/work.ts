@@ -25,6 +25,7 @@ import { actionScheduler } from "../action-scheduler.js";
 import { applyWorkPatch } from "../apply-work-patch.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { MAX_WORK_RESULT_BYTES, readWorkResult, renderWorkResult } from "../work-result.js";
+import { publishWorkRecord } from "../post-work-record.js";
 
 const run = promisify(execFile);
 const PHASES = ["check", "agent", "land"] as const;
@@ -150,6 +151,10 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
   io.setOutput("stop", JSON.stringify(stop));
   io.setOutput("evidence", JSON.stringify(result.evidence));
   io.setOutput("cost", JSON.stringify(result.cost ?? null));
+  // The record the App journals this run's LAND from (its stop and cost), posted before the land so
+  // the App finds it once it sees the claim move. Best effort: without it the App still lands the
+  // run from its conclusion, and counts its cost as missing.
+  const recorded = await publishWorkRecord(io, found.octokit, ctx, stop, result.cost);
   let landed: Awaited<ReturnType<typeof found.scheduler.land>>;
   try {
     landed = await found.scheduler.land(found.config, found.issue, found.token, stop, result.evidence, result.cost);
@@ -166,6 +171,8 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
       `| stop | landed | command | exit | pull request |`,
       `|---|---|---|---|---|`,
       `| ${describeStop(stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} | ${pull === undefined ? "—" : `#${pull.number}${pull.created ? "" : " (reused)"}`} |`,
+      "",
+      recorded,
       "",
     ].join("\n"),
   );

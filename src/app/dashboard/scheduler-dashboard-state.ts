@@ -33,6 +33,8 @@ export function schedulerDashboardState(input: {
   events?: readonly JournalEvent[];
   /** The gate's verdicts read back from its `bosun/gate` check runs (see gate-check-events.ts). */
   gates?: GateVerdicts;
+  /** What the `bosun/work` records read said: the cost source of `workflow` runs (see observe-landings.ts). */
+  workRecords?: { readonly read: number; readonly ignored: ReadonlyMap<string, number> };
 }): DashboardState {
   const { config, report } = input;
   const labelled = (label: string) => report.skipped.filter((s) => s.reason === `labelled ${label}`);
@@ -56,7 +58,7 @@ export function schedulerDashboardState(input: {
     recentLands: input.recentLands,
     ...(config.shadow_policy === undefined ? {} : { shadow: { policy: config.shadow_policy, ticks: input.shadow.ticks, differing: input.shadow.differing } }),
     ...(input.denials === undefined || input.denials.size === 0 ? {} : { denials: Object.fromEntries(input.denials) }),
-    ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events, input.gates) }),
+    ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events, input.gates, input.workRecords) }),
   };
 }
 
@@ -79,13 +81,13 @@ function needsHuman(labelled: ReadonlyArray<{ issue: number; title: string }>, l
  * `bosun stats` over the events this process journalled (the app keeps no journal file) and the
  * GATE events read back from the gate's check runs, with what those cover said in the scope line.
  */
-function fleetMetricsSection(events: readonly JournalEvent[], gates: GateVerdicts | undefined): { scope: string; text: string } {
+function fleetMetricsSection(events: readonly JournalEvent[], gates: GateVerdicts | undefined, work: { readonly read: number; readonly ignored: ReadonlyMap<string, number> } | undefined): { scope: string; text: string } {
   const all = [...events, ...(gates === undefined || "failed" in gates ? [] : gates.events)];
   const records = all.flatMap((e, i) => {
     const parsed = parseJournalLine(JSON.stringify(e), i + 1);
     return parsed !== undefined && "record" in parsed ? [parsed.record] : [];
   });
-  const scope = [`Over the last ${events.length} events this app process journalled (since ${events[0]?.t ?? "start"}).`, gateScope(gates)].join(" ");
+  const scope = [`Over the last ${events.length} events this app process journalled (since ${events[0]?.t ?? "start"}).`, gateScope(gates), ...(work === undefined ? [] : [workScope(work)])].join(" ");
   return { scope, text: renderFleetMetrics(fleetMetrics(records)) };
 }
 
@@ -94,4 +96,11 @@ function gateScope(gates: GateVerdicts | undefined): string {
   if ("failed" in gates) return `Gate verdicts: could not be read this time (${gates.failed}), so the rejection rate and the accepted count are incomplete.`;
   const ignored = Object.entries(gates.ignored).map(([why, n]) => `${n} ${why}`);
   return `Gate verdicts: ${gates.events.length} read from \`bosun/gate\` check runs on the pull requests of ${gates.items} landed items${ignored.length === 0 ? "" : `; ignored: ${ignored.join(", ")}`}.`;
+}
+
+/** Where the cost of `workflow` runs comes from, and what was not believed (a malformed cost says why). */
+function workScope(work: { readonly read: number; readonly ignored: ReadonlyMap<string, number> }): string {
+  if (work.read === 0 && work.ignored.size === 0) return "Work costs: no `bosun/work` record read yet.";
+  const ignored = [...work.ignored].map(([why, n]) => `${n} ${why}`);
+  return `Work costs: ${work.read} \`bosun/work\` records read from the runs landed${ignored.length === 0 ? "" : `; ignored: ${ignored.join(", ")}`}.`;
 }

@@ -8,12 +8,14 @@ import { afterLanding, landItem, type Landing } from "./land-item.js";
 import type { Candidate, InFlightView, TickDeps } from "./reconcile-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
 import { decideGrant } from "../../core/engine/decide-step.js";
-import type { QueueIssue } from "./scheduler-github.js";
+import type { QueueIssue, WorkflowRunView } from "./scheduler-github.js";
+import { withWorkCost } from "./work-cost-of.js";
 
 /** What a tick decided and wrote in its batch, for the effects that follow it. */
 export interface WrittenTick {
   readonly reclaims: ReadonlyArray<{ n: number; holder: string; epoch: number }>;
-  readonly lands: ReadonlyArray<{ n: number; issue: QueueIssue | undefined; token: ClaimToken; landing: Landing }>;
+  /** `run`: the ended workflow run the landing comes from, whose `bosun/work` record may carry its cost. */
+  readonly lands: ReadonlyArray<{ n: number; issue: QueueIssue | undefined; token: ClaimToken; landing: Landing; run?: WorkflowRunView }>;
   readonly granting: ReadonlyArray<{ c: Candidate; pool: BosunConfig["pools"][string]; poolName: string }>;
 }
 
@@ -46,7 +48,9 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
   }
   const landed: Array<{ issue: number; disposition: Disposition; summary: string }> = [];
   for (const l of lands) {
-    await attempt(`#${l.n} landing labels and comment`, () => afterLanding(deps, l.n, l.issue, l.token, l.landing));
+    // The claim already moved in the batch: the record only adds the cost to what is journalled.
+    const landing = l.run === undefined ? l.landing : await withWorkCost(deps, l.n, l.token.epoch, l.run, l.landing);
+    await attempt(`#${l.n} landing labels and comment`, () => afterLanding(deps, l.n, l.issue, l.token, landing));
     landed.push({ issue: l.n, disposition: l.landing.disposition, summary: l.landing.summary });
   }
   const dispatched: number[] = [];

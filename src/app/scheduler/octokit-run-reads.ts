@@ -15,7 +15,7 @@ export function octokitRunReads(octokit: Octokit, options: { readonly owner: str
       const out: WorkflowRunView[] = [];
       for (let page = 1; page <= 10; page++) {
         const data = await conditional(`runs:${page}`, (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, page, headers }));
-        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url, createdAt: Date.parse(r.created_at) });
+        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url, createdAt: Date.parse(r.created_at), headSha: r.head_sha });
         if (data.workflow_runs.length < 100 || enough === undefined || enough(out)) break;
       }
       return out;

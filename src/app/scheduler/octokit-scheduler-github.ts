@@ -7,6 +7,7 @@ import { octokitDispatch } from "./octokit-dispatch.js";
 import { octokitEvidenceReads } from "./octokit-evidence-reads.js";
 import { octokitRunReads } from "./octokit-run-reads.js";
 import { octokitSnapshotReads } from "./octokit-snapshot-reads.js";
+import { octokitWorkRecordReads } from "./octokit-work-record-reads.js";
 import { queueIssueOf } from "./queue-issue-of.js";
 
 // Still exported from here: the dashboard reads which issue a branch is for through this module.
@@ -93,6 +94,8 @@ export function octokitSchedulerGitHub(octokit: Octokit, options: OctokitSchedul
     },
 
     ...octokitRunReads(octokit, { owner, repo }, conditional, runIds),
+
+    ...octokitWorkRecordReads(octokit, { owner, repo, botLogin: options.botLogin }),
 
     ...octokitEvidenceReads(octokit, { owner, repo, now: options.now ?? Date.now, maxAgeMs: options.evidenceMaxAgeMs ?? 300_000 }, conditional),
 

@@ -57,7 +57,12 @@ export async function planHeldClaims(deps: TickDeps, batch: ClaimBatch, facts: P
       if (d.revive && !(await store.planRenew(batch, token, h.claim.leaseMs, true)).ok) continue;
       if (!(await store.planRelease(batch, token, d.landing.mode)).ok) continue;
     }
-    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing });
+    // Landed from its run's end, with the claim still held: the run's own land job did not land it.
+    // One whose run failed may have posted its record and then failed to write the land (that
+    // fails the run), so its record is read for the cost; one whose run succeeded had no Bosun land
+    // job (a workflow of its own, which posts none), and costs no request.
+    const readRecord = h.run?.status === "completed" && h.run.conclusion !== "success";
+    lands.push({ n: h.n, issue: h.issue, token, landing: d.landing, ...(readRecord && h.run !== undefined ? { run: h.run } : {}) });
     if (d.landing.disposition !== "retry") settled.set(h.n, { ok: d.landing.disposition === "ok" });
     ending.add(d.id);
   }

@@ -12,6 +12,8 @@ export interface HeldRef {
   readonly record: ClaimRecord;
   issue: QueueIssue | undefined;
   readonly claim: HeldClaim;
+  /** The workflow run of this epoch, when the tick found it: a landing from it reads its `bosun/work` record. */
+  readonly run?: WorkflowRunView;
 }
 
 /** What a tick read from GitHub and the claim refs, before it decides anything. */
@@ -128,11 +130,12 @@ export async function readTickFacts(deps: TickDeps): Promise<TickFacts> {
     // its pool slot) even if its issue left the queue; leaving is acted on when it ends.
     const listedRuns = await runs();
     pulls ??= await github.linkedPulls();
-    const seen = workerOf(runOfHeld(listedRuns, { n, epoch: record.epoch, grantedAt: record.grantedAt }), pulls.get(n) ?? []);
+    const run = runOfHeld(listedRuns, { n, epoch: record.epoch, grantedAt: record.grantedAt });
+    const seen = workerOf(run, pulls.get(n) ?? []);
     const worker: WorkerState = left !== undefined && seen.kind !== "live" ? left : seen;
     const pool = await poolOfClaim(record, issue);
     const span = record.leaseUntil - record.at;
-    held.push({ n, ref, record, issue, claim: { id: String(n), epoch: record.epoch, holder: record.holder, leaseUntil: record.leaseUntil, leaseMs: span > 0 ? span : leaseMs, pool, worker } });
+    held.push({ n, ref, record, issue, claim: { id: String(n), epoch: record.epoch, holder: record.holder, leaseUntil: record.leaseUntil, leaseMs: span > 0 ? span : leaseMs, pool, worker }, ...(run === undefined ? {} : { run }) });
   }
   return { issues, held, settled, requeued, forgets, claimed, runs };
 }

@@ -9,6 +9,7 @@ import type { Disposition } from "../../core/stop/stop.js";
 import type { GitHubClaimStore } from "../../adapters/github/github-claim-store.js";
 import { decideStep } from "../../core/engine/decide-step.js";
 import { stepOptionsOf } from "./step-options-of.js";
+import type { WorkRecordTally } from "./work-cost-of.js";
 import { applyTickEffects } from "./apply-tick-effects.js";
 import { planGrants } from "./plan-grants.js";
 import { planHeldClaims } from "./plan-held-claims.js";
@@ -29,6 +30,8 @@ export interface TickDeps {
   readonly holder: string;
   /** Shadow policy agreement, kept across ticks by the caller. */
   readonly shadow?: { ticks: number; differing: number };
+  /** What the `bosun/work` records read said, kept across ticks by the caller for the dashboard. */
+  readonly workRecords?: WorkRecordTally;
 }
 
 /** One item of the queue, with everything the tick decided about it. */

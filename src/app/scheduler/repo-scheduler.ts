@@ -18,6 +18,8 @@ import { octokitSchedulerGitHub } from "./octokit-scheduler-github.js";
 import type { TickDeps, TickReport } from "./reconcile-tick.js";
 import { reconcileTick } from "./reconcile-tick.js";
 import { landItem } from "./land-item.js";
+import { observeLandings, type WatchedFlight } from "./observe-landings.js";
+import type { WorkRecordTally } from "./work-cost-of.js";
 import type { SnapshotCache } from "../snapshot-cache.js";
 
 const RECENT_LANDS = 10;
@@ -50,6 +52,10 @@ export class RepoScheduler {
   private readonly github;
   private readonly refs;
   readonly shadow = { ticks: 0, differing: 0 };
+  /** What the `bosun/work` records read said (how many believed, why the others were not), for the dashboard. */
+  readonly workRecords: WorkRecordTally = { read: 0, ignored: new Map() };
+  /** Flights in `workflow` pools seen by the last tick, until their LAND is journalled (observeLandings). */
+  private readonly watching = new Map<string, WatchedFlight>();
   /** The journal events this process wrote for the repository, newest last (bounded), for fleet metrics. */
   readonly recentEvents: JournalEvent[] = [];
   /** The latest lands this process saw, newest first, for the dashboard. */
@@ -90,6 +96,7 @@ export class RepoScheduler {
       },
       holder: this.options.holder,
       shadow: this.shadow,
+      workRecords: this.workRecords,
     };
   }
 
@@ -100,10 +107,13 @@ export class RepoScheduler {
   }
 
   async tick(config: BosunConfig): Promise<TickReport> {
-    const report = await reconcileTick(this.deps(config));
+    const deps = this.deps(config);
+    const report = await reconcileTick(deps);
+    // Runs that landed their own claim (a work run's land job) are journalled here, from their record.
+    const observed = await observeLandings(deps, this.watching, report, this.recentEvents);
     this.recentEvents.splice(0, Math.max(0, this.recentEvents.length - RECENT_EVENTS));
     const at = this.options.clock.now();
-    for (const l of report.landed) this.recentLands.unshift({ issue: l.issue, title: report.inFlight.find((f) => f.issue === l.issue)?.title ?? `#${l.issue}`, ok: l.disposition === "ok", disposition: l.disposition, summary: l.summary, at });
+    for (const l of [...report.landed, ...observed]) this.recentLands.unshift({ issue: l.issue, title: report.inFlight.find((f) => f.issue === l.issue)?.title ?? `#${l.issue}`, ok: l.disposition === "ok", disposition: l.disposition, summary: l.summary, at });
     this.recentLands.splice(RECENT_LANDS);
     return report;
   }

@@ -1,5 +1,7 @@
 import type { BriefSnapshot } from "../../core/brief/snapshot.js";
 import type { DispatchConfig } from "../../core/config/bosun-config.js";
+import type { RunCost } from "../../core/journal/run-cost.js";
+import type { Stop } from "../../core/stop/stop.js";
 
 /** An open issue carrying the queued label, as the tick sees it. */
 export interface QueueIssue {
@@ -21,7 +23,21 @@ export interface WorkflowRunView {
   readonly url: string;
   /** When GitHub created the run, ms (a run named for an epoch must postdate its grant). */
   readonly createdAt?: number;
+  /** The commit the run was dispatched at: where its land job posts its `bosun/work` record. */
+  readonly headSha?: string;
 }
+
+/** What a `work` run's land job recorded about it: the stop it landed and what the run cost. */
+export interface WorkRecord {
+  readonly stop: Stop;
+  readonly cost?: RunCost;
+}
+
+/**
+ * One run's record as read back, with why each check run looked at was not believed (and a cost
+ * left out for not validating, as `costProblem` too), for the dashboard to show.
+ */
+export type WorkRecordRead = { readonly record: WorkRecord; readonly ignored: readonly string[]; readonly costProblem?: string } | { readonly ignored: readonly string[] };
 
 /** A pull request linked to an item (by `Closes #n` in its body or a `bosun/<n>` branch). */
 export interface PullLink {
@@ -54,6 +70,8 @@ export interface SchedulerReads {
   listRuns(enough?: (runs: readonly WorkflowRunView[]) => boolean): Promise<readonly WorkflowRunView[]>;
   /** The run id the dispatch of this item at this epoch answered, when this process dispatched it. */
   knownRunId(issue: number, epoch: number): number | undefined;
+  /** The `bosun/work` record the run's land job posted for this item and epoch (read when landing a run, never on an idle tick). */
+  workRecord(issue: number, epoch: number, run: WorkflowRunView): Promise<WorkRecordRead>;
   /** Pull requests linked to items, by issue number (may be a listing up to the evidence max age old). */
   linkedPulls(): Promise<ReadonlyMap<number, readonly PullLink[]>>;
   /**

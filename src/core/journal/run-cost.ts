@@ -41,3 +41,20 @@ export function parseReportedCost(result: unknown): { ok: true; cost?: ReportedC
 export function runCost(wallClockMs: number, reported: ReportedCost | undefined): RunCost {
   return { wall_clock_s: Math.max(0, Math.round(wallClockMs)) / 1000, ...(reported ?? {}) };
 }
+
+/**
+ * Reads a whole cost as LAND journals it (`{wall_clock_s, tokens?, usd?}`) from data another job
+ * wrote — the agent job's result file, the land job's `bosun/work` record — validated exactly as a
+ * worker's reported cost is. Absent is `undefined`; a malformed one is a problem naming the field:
+ * a number nobody can have measured is refused, not journalled.
+ * @example parseRunCost({ wall_clock_s: 12.5, tokens: 1200 }) // {wall_clock_s: 12.5, tokens: 1200}
+ */
+export function parseRunCost(raw: unknown): RunCost | undefined | { problem: string } {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== "object" || Array.isArray(raw)) return { problem: 'cost: must be an object such as {"wall_clock_s": 12.5, "tokens": 1200}' };
+  const { wall_clock_s: wall, ...reported } = raw as Record<string, unknown>;
+  if (typeof wall !== "number" || !Number.isFinite(wall) || wall < 0 || wall > 1e7) return { problem: "cost.wall_clock_s: must be a number of seconds from 0" };
+  const parsed = parseReportedCost({ cost: reported });
+  if (!parsed.ok) return { problem: parsed.problem };
+  return { wall_clock_s: wall, ...parsed.cost };
+}

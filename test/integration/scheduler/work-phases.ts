@@ -11,7 +11,7 @@ type Io = ReturnType<typeof memoryActionIo>;
  * agent between them with none; only the check job's `brief` output and the agent's result file
  * cross between them, as the workflow's job output and artifact do.
  */
-export async function runWorkPhases(apiUrl: string, inputs: Record<string, string>, env: Record<string, string | undefined> = {}, setup?: (dir: string) => Promise<void>): Promise<{ check: Io; agent?: Io; land?: Io; dir: string }> {
+export async function runWorkPhases(apiUrl: string, inputs: Record<string, string>, env: Record<string, string | undefined> = {}, setup?: (dir: string) => Promise<void>, run?: { sha: string; runId: number }): Promise<{ check: Io; agent?: Io; land?: Io; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), "bosun-work-"));
   // The runner's temp folder is outside the workspace, as on a runner: the patch is the workspace's changes only.
   const temp = await mkdtemp(join(tmpdir(), "bosun-work-temp-"));
@@ -25,7 +25,8 @@ export async function runWorkPhases(apiUrl: string, inputs: Record<string, strin
   const { "github-token": _token, "bot-login": _bot, ...untrusted } = trusted;
   const agent = memoryActionIo({ inputs: { ...untrusted, "work-phase": "agent", brief: check.outputs["brief"] ?? "", "agent-command": agentCommand, "pass-env": passEnv }, eventName: "workflow_dispatch", payload: {}, env: base });
   await work.run(agent.io);
-  const land = memoryActionIo({ inputs: { ...trusted, "work-phase": "land", "work-result": agent.outputs["work-result"] ?? "" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp } });
+  // `run`: the workflow run the jobs belong to (GITHUB_SHA, GITHUB_RUN_ID), which the land job's record names.
+  const land = memoryActionIo({ inputs: { ...trusted, "work-phase": "land", "work-result": agent.outputs["work-result"] ?? "" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp }, ...(run === undefined ? {} : { event: run }) });
   await work.run(land.io);
   return { check, agent, land, dir };
 }
