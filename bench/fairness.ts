@@ -5,7 +5,8 @@
 // load and workers, and seeds 10-19 at 90% and 100% load and at 4 and 16 workers. Per trace and
 // policy it prints weighted flow time against oldest and each band's p95 flow time against
 // oldest's (in detail for the shared traces and seeds 1-9), then per set and policy how many
-// traces meet the target. Measures only; the last line is JSON.
+// traces meet the target, the median change and the range of the worst band's p95 change.
+// Measures only; the last line is JSON (the summary, and the detailed traces' figures).
 // Run: npx tsx bench/fairness.ts [path/to/traces]   (default ../shared/data/traces)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,8 +48,9 @@ for (const t of traces) {
   const run = runReplay(buildTrace([importBeadsCsv(t.csv, t.name)]), { policies: [...REPLAY_POLICY_NAMES], workers: t.workers });
   const base = run.metrics.find((m) => m.policy === "oldest");
   const perTrace: Record<string, Figure> = {};
-  figures[t.name] = perTrace;
-  if (t.detail) console.log(`\n${t.name} (${t.set}, ${t.workers} workers)`);
+  // Per-trace figures in the JSON for the traces printed in detail; the rest count in the summary.
+  if (t.detail) figures[t.name] = perTrace;
+  if (t.detail) console.log(`\n${t.name} (${t.set}${t.set === "shared" ? `, ${t.workers} workers` : ""})`);
   for (const m of run.metrics) {
     const vs = pct(m.weighted_flow_time_h, base?.weighted_flow_time_h ?? null);
     const bands = Object.fromEntries(BANDS.map((b) => [b, pct(m.p95_flow_time_h_by_band[b], base?.p95_flow_time_h_by_band[b] ?? null)]));
