@@ -1,4 +1,4 @@
-// The exploration behind fair-guard's choice (docs/replay.md, "How g was chosen"): variants of
+// The exploration behind fair-guard's choice (docs/replay.md, "How g was chosen"): 42 variants of
 // `fair` with one more fairness term each, run on the tuning set (the shared events-claim trace
 // and generated seeds 1-3 at 95% load, 8 workers), and with --held-out on the held-out sets of
 // bench/fairness.ts as well. Per variant: on how many traces it meets the target (>= 10% lower
