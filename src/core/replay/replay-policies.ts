@@ -8,7 +8,8 @@ import { createFairGuardPolicy } from "./fair-guard-policy.js";
 /**
  * Every policy a replay can run: the live queue's, then the replay's own. `fair` is replayed with
  * the running class means the replay learns from completions (as `smith` is); `fair-static` is
- * the live queue's `fair` exactly as the fronts run it today, without duration estimates;
+ * the live queue's `fair` without duration estimates (as the GitHub scheduler runs it, and as a
+ * local drain starts before any run has ended);
  * `fair-guard` is `fair` with a guard that serves an item first once later arrivals have delayed
  * it by a tenth of its arrival-order flow time (replay only: it keeps per-queue state).
  */
