@@ -76,7 +76,7 @@ const variants: Variant[] = [
       name: `jumped guard g=${g}${c === 0 ? "" : ` + ${c}×mean`}`,
       overdue: (w, ctx) => {
         const d = w.jumped / ctx.workers;
-        return d >= g * (ctx.now - w.queuedAt - d + ctx.expected(w.item.kind)) + c * ctx.mean;
+        return d >= g * (Math.max(ctx.now - w.queuedAt - d, 0) + ctx.expected(w.item.kind)) + c * ctx.mean;
       },
     })),
   ),

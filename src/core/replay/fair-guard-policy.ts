@@ -19,8 +19,8 @@ export const FAIR_GUARD_SHARE = 0.1;
  * Each waiting item keeps the expected work (its class's running mean, as `fair` uses) of every
  * item that arrived after it and was started while it waited: the work that jumped it. Divided
  * by the pool's workers that is roughly how much later it starts than arrival order would have
- * started it, d. Its arrival-order flow time is then about (time queued − d) + its expected
- * length. Once d ≥ FAIR_GUARD_SHARE × that, the item is "overdue", and overdue items are served
+ * started it, d. Its arrival-order flow time is then about max(time queued − d, 0) + its
+ * expected length. Once d ≥ FAIR_GUARD_SHARE × that, the item is "overdue", and overdue items are served
  * oldest first, ahead of `fair`'s order; otherwise `fair`'s score decides. So the short items
  * still jump the queue (the gain), but no item is pushed back by more than about a tenth of what
  * arrival order would have made it wait and run — the band tails stay near `oldest`'s.
@@ -75,7 +75,9 @@ function createGuardedQueue(estimator: DurationEstimator, kinds: number, workers
       for (let i = 0; i < items.length; i++) {
         const item = items[i] as ReplayQueueItem;
         const d = (jumped[i] as number) / workers;
-        const late = d >= share * (t - (queuedAt[i] as number) - d + estimates.expected(item));
+        // Its arrival-order wait, estimated as time queued − d, is never below 0: class means can
+        // overstate what the items that jumped it took, and then d exceeds the time it has queued.
+        const late = d >= share * (Math.max(t - (queuedAt[i] as number) - d, 0) + estimates.expected(item));
         if (late) {
           if (!overdue || earlier(item, items[pick] as ReplayQueueItem)) pick = i;
           overdue = true;

@@ -1,11 +1,16 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Band } from "../../../src/core/brief/brief.js";
 import { buildTrace } from "../../../src/core/replay/build-trace.js";
+import { compileTrace } from "../../../src/core/replay/compile-trace.js";
 import { createFairGuardPolicy, FAIR_GUARD_SHARE } from "../../../src/core/replay/fair-guard-policy.js";
 import { generateTraceCsv } from "../../../src/core/replay/generate-trace-csv.js";
 import { importBeadsCsv } from "../../../src/core/replay/import-beads-csv.js";
+import { createReplayPolicy } from "../../../src/core/replay/replay-policies.js";
 import type { ReplayPolicy, ReplayQueueItem } from "../../../src/core/replay/replay-policy.js";
+import { simulateReplay } from "../../../src/core/replay/simulate-replay.js";
 import { runReplay } from "../../../src/core/replay/run-replay.js";
 
 const H = 3_600_000;
@@ -80,6 +85,29 @@ describe("fair-guard: fair's order until later arrivals have delayed an item by 
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("fair-guard's coefficient runs from arrival order to fair", () => {
+  // The beads work trace takes lead time as work, so class means there are far above what most
+  // items take: the jumped work d can exceed the time an item has queued. The arrival-order wait
+  // estimate (time queued − d) must then count as 0, not as negative (which made every such item
+  // overdue even with the guard off).
+  it("with g = ∞ (no guard) starts every item of the overloaded beads work trace when fair does", () => {
+    const csv = readFileSync(join(import.meta.dirname, "../../../../shared/data/traces/beads_work_trace.csv"), "utf8");
+    const c = compileTrace(buildTrace([importBeadsCsv(csv, "work")]));
+    const fair = simulateReplay(c, createReplayPolicy("fair", c.kindNames.length) as ReplayPolicy, { workers: 32 });
+    const open = simulateReplay(c, createFairGuardPolicy(c.kindNames.length, Number.POSITIVE_INFINITY), { workers: 32 });
+    let differ = 0;
+    for (let i = 0; i < c.n; i++) if (fair.start[i] !== open.start[i]) differ++;
+    expect(differ).toBe(0);
+  });
+
+  it("with g = 0 starts in arrival order, as oldest does", () => {
+    const c = compileTrace(buildTrace([importBeadsCsv(generateTraceCsv({ items: 500, seed: 7, workers: 3, load: 1 }), "gen")]));
+    const oldest = simulateReplay(c, createReplayPolicy("oldest", c.kindNames.length) as ReplayPolicy, { workers: 3 });
+    const closed = simulateReplay(c, createFairGuardPolicy(c.kindNames.length, 0), { workers: 3 });
+    expect([...closed.start]).toEqual([...oldest.start]);
   });
 });
 
