@@ -12,6 +12,8 @@ import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { Flight } from "./flight.js";
 import { heldClaim, LOCAL_POOL } from "./flight.js";
+import { REORDER_EVERY_MS } from "../queue/ready-queue.js";
+import { ClassDurations } from "./class-durations.js";
 import { ItemBook } from "./item-book.js";
 import { LazyAbort } from "./lazy-abort.js";
 import { renewDue } from "./renew-due.js";
@@ -39,6 +41,11 @@ export class Engine<P> {
   private readonly busy = new Map<string, number>();
   /** Items the step read from the ready queue in this fill, by id. */
   private readonly taken = new Map<string, WorkItem<P>>();
+  /** Run lengths seen so far, per task class: what a length-aware policy (`fair`) orders by. */
+  private readonly durations = new ClassDurations();
+  /** Whether the policy reads `durations`, and when they were last published to the queue. */
+  private readonly usesDurations: boolean;
+  private durationsAt = -Infinity;
 
   constructor(
     private readonly loop: EngineLoop<P>,
@@ -47,7 +54,8 @@ export class Engine<P> {
     journal: Journal,
     private readonly options: EngineOptions,
   ) {
-    this.book = new ItemBook(options.policy, clock.now());
+    this.usesDurations = options.policy.withEstimates !== undefined;
+    this.book = new ItemBook(options.policy.withEstimates?.(this.durations) ?? options.policy, clock.now());
     this.emit = journalEmitter(journal, clock);
     this.step = { maxAttempts: options.maxAttempts, backoffMs: options.backoffMs, poolSize: () => options.pool, pools: [LOCAL_POOL] };
   }
@@ -160,7 +168,7 @@ export class Engine<P> {
     const tier = this.loop.tierPolicy(item, token.epoch);
     this.emit({ event: "DISPATCH", item: item.id, epoch: token.epoch, attempt: token.epoch, tier });
     const control = new LazyAbort();
-    this.inflight.set(item.id, { item, token, control, renewAt: now + this.options.leaseMs / 3 });
+    this.inflight.set(item.id, { item, token, control, renewAt: now + this.options.leaseMs / 3, startedAt: now });
     this.dispatched++;
     const finish = (result: RunResult): void => {
       this.completions.push({ id: item.id, result });
@@ -184,6 +192,14 @@ export class Engine<P> {
         const stop = failed("retry", `interrupted (${this.stopping}): released for another run`);
         await this.settle(flight.item, flight.token, { ...result, stop }, { stop, disposition: "retry", summary: describeStop(stop), mode: { kind: "retry", notBefore: now } });
         continue;
+      }
+      // A run that ended by itself tells how long its class takes. The queue takes the new means
+      // on the live queue's re-order cadence (a rebuild per completion would be O(queue) each).
+      this.durations.observe(flight.item.claimKey, now - flight.startedAt);
+      if (this.usesDurations && now - this.durationsAt >= REORDER_EVERY_MS) {
+        this.durations.publish();
+        this.book.ready.reorder(now);
+        this.durationsAt = now;
       }
       const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
       const landing = decideHeld(heldClaim(flight, this.options.leaseMs, worker), now, this.step);

@@ -12,6 +12,8 @@ export interface Flight<P> {
   token: ClaimToken;
   readonly control: LazyAbort;
   renewAt: number;
+  /** When its worker was started: the run's length is measured from here. */
+  readonly startedAt: number;
 }
 
 /** A flight as the decision step sees a held claim. */

@@ -44,6 +44,7 @@ export function fairScore(item: EstimatedQueueItem, now: number, estimates: Dura
 export function fairPolicy(estimates: DurationEstimates = UNKNOWN): QueuePolicy {
   return {
     name: "fair",
+    withEstimates: (e) => fairPolicy(e),
     // With estimates the ratio of two waits changes as time passes; without, the order is fixed.
     timeDependent: estimates !== UNKNOWN,
     compare: (a, b, now) => fairScore(b, now, estimates) - fairScore(a, now, estimates) || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
@@ -54,5 +55,10 @@ export function fairPolicy(estimates: DurationEstimates = UNKNOWN): QueuePolicy 
   };
 }
 
-/** The live queue's `fair`: the fronts do not estimate durations yet, so every item counts one hour. */
+/**
+ * The live queue's `fair`. Without estimates every item counts one hour (the order is then the
+ * band head start + arrival order); the local engine binds it to the running mean duration of each
+ * task class it has seen run (`withEstimates`, src/core/engine/class-durations.ts). The GitHub
+ * scheduler does not measure durations yet, so there it stays the one-hour order.
+ */
 export const fair: QueuePolicy = fairPolicy();

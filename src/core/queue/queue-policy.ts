@@ -1,4 +1,5 @@
 import type { QueueItem } from "./queue-item.js";
+import type { DurationEstimates } from "./fair-policy.js";
 import { fair } from "./fair-policy.js";
 
 export const POLICY_NAMES = ["oldest", "priority", "hybrid", "index", "fair"] as const;
@@ -13,6 +14,11 @@ export interface QueuePolicy {
   readonly timeDependent: boolean;
   /** One line saying why an item sits where it does, for the dashboard. */
   explain(item: QueueItem, now: number): string;
+  /**
+   * The same policy ordering by these duration estimates, for a policy that uses lengths (`fair`);
+   * absent on the others. A front that measures durations (the local engine) calls it.
+   */
+  withEstimates?(estimates: DurationEstimates): QueuePolicy;
 }
 
 const HOUR = 3_600_000;

@@ -61,11 +61,19 @@ export class ReadyQueue<T extends QueueItem = QueueItem> {
     return [...this.live.values()].sort((a, b) => this.policy.compare(a, b, now));
   }
 
-  private refresh(now: number): void {
-    if (!this.policy.timeDependent || Math.abs(now - this.orderedAt) <= REORDER_EVERY_MS) return;
+  /**
+   * Rebuilds the heap at `now` whatever the cadence: for a policy whose inputs changed (new
+   * duration estimates), so the heap never holds items ordered by two different sets of them.
+   */
+  reorder(now: number): void {
     this.orderedAt = now;
     this.heap = [...this.live.values()];
     for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  private refresh(now: number): void {
+    if (!this.policy.timeDependent || Math.abs(now - this.orderedAt) <= REORDER_EVERY_MS) return;
+    this.reorder(now);
   }
 
   private dropDead(): void {

@@ -23,7 +23,8 @@ export interface ReplayQueue {
 /** A policy as the simulation runs it: a queue per pool, told of each completion as it happens. */
 export interface ReplayPolicy {
   readonly name: string;
-  createQueue(now: number): ReplayQueue;
+  /** A pool's queue; `workers` is how many workers serve that pool (a guard may scale by it). */
+  createQueue(now: number, workers: number): ReplayQueue;
   /** A completion, at the moment it happens: the only way a policy learns durations (never from the future). */
   observe?(kind: number, band: number, duration: number, now: number): void;
 }

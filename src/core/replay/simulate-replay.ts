@@ -46,7 +46,7 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
   const waitingOn = trace.blockerCount.slice();
   const arrived = new Uint8Array(n);
   const t0 = n > 0 ? (arrival[byArrival[0] as number] as number) : 0;
-  const queues: ReplayQueue[] = Array.from({ length: pools }, () => policy.createQueue(t0));
+  const queues: ReplayQueue[] = Array.from({ length: pools }, () => policy.createQueue(t0, workers));
   const idle = new Int32Array(pools).fill(workers);
   const readyCount = new Int32Array(pools);
   const violating = new Uint8Array(pools);

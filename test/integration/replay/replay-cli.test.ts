@@ -33,7 +33,7 @@ describe("bosun replay over the beads traces", () => {
     expect(report.workers).toBe(16);
     expect(report.trace["items"]).toBe(items);
     expect(report.trace["durations"]).toEqual(durations);
-    expect(report.policies.map((p) => p["policy"])).toEqual(["oldest", "priority", "hybrid", "index", "fair", "smith", "fair-static"]);
+    expect(report.policies.map((p) => p["policy"])).toEqual(["oldest", "priority", "hybrid", "index", "fair", "smith", "fair-static", "fair-guard"]);
     const bound = report.policies[0]?.["lower_bound_weighted_flow_time_h"];
     for (const p of report.policies) {
       expect(Object.keys(p)).toEqual(POLICY_FIELDS);

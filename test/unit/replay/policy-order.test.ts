@@ -35,6 +35,10 @@ describe("each policy's order on a hand-made trace", () => {
     ["smith", "puts the class seen to be short first inside a band", ["z", "y", "x", "d", "u"]],
     // (wait + 0.25 × (4 − band) × mean) ÷ expected, with mean 2.55 h, short 0.1 h, long 5 h at t = 5.2.
     ["fair", "takes the best response ratio: short classes first, the band a head start, not a wall", ["y", "u", "z", "x", "d"]],
+    // y, u and z pass x: 2.1 h of real delay against a 9.2 h arrival-order flow, but the guard
+    // counts estimated work (the short class has been seen at 0.1 h, then 0.4 h), about 0.6 h, under
+    // its tenth of (time queued − delay + 5 h): it does not trip, and the order is fair's.
+    ["fair-guard", "orders as fair while nobody has been delayed past the guard", ["y", "u", "z", "x", "d"]],
     ["fair-static", "without estimates shifts each arrival 15 minutes earlier per band above P4", ["x", "u", "y", "z", "d"]],
   ];
   it.each(cases)("%s %s", (policy, _why, order) => {

@@ -10,8 +10,8 @@ function lazyForP4(): ReplayPolicy {
   const inner = fromQueuePolicy(hybrid);
   return {
     name: "lazy",
-    createQueue: (now) => {
-      const q = inner.createQueue(now);
+    createQueue: (now, workers) => {
+      const q = inner.createQueue(now, workers);
       const held: ReplayQueueItem[] = [];
       return {
         get size() {
