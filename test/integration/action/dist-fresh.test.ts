@@ -22,4 +22,13 @@ describe("dist/index.js", () => {
     const run = spawnSync(process.execPath, [join(ROOT, "dist/index.js")], { encoding: "utf8", env: { PATH: process.env["PATH"], INPUT_MODE: "nope" } });
     expect(run.stdout).toContain("::error::bosun: unknown mode 'nope'; expected one of: gate, separation, verify, schedule, work");
   });
+
+  it.each(["gate", "separation", "verify", "schedule", "work"])("loads the %s mode and stops with a clear error when it has no token", (mode) => {
+    // Each mode's code is loaded and started: a dependency the bundle leaves out (undici) must not be one a mode needs.
+    const env = { PATH: process.env["PATH"], INPUT_MODE: mode, GITHUB_REPOSITORY: "acme/app", GITHUB_EVENT_NAME: "workflow_dispatch" };
+    const run = spawnSync(process.execPath, [join(ROOT, "dist/index.js")], { encoding: "utf8", env });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^::error::bosun/m);
+    expect(run.stdout + run.stderr).not.toMatch(/\n\s+at |undici|ProxyAgent/);
+  });
 });
