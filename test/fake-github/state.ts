@@ -106,6 +106,8 @@ export interface PullRecord {
   draft: boolean;
   merged: boolean;
   mergedAt: number | null;
+  /** After a merge, the commit the base branch got (merge, squash or rebased head); null before. */
+  mergeCommitSha?: string;
   files: PullFileRecord[];
   /** Commit shas in order, oldest first. */
   commits: string[];

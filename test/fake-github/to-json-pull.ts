@@ -59,7 +59,7 @@ export function pullJson(state: FakeState, repo: RepoState, pull: PullRecord): R
     updated_at: isoTime(issue.updatedAt),
     closed_at: issue.closedAt === null ? null : isoTime(issue.closedAt),
     merged_at: pull.mergedAt === null ? null : isoTime(pull.mergedAt),
-    merge_commit_sha: null,
+    merge_commit_sha: pull.mergeCommitSha ?? null,
     assignee: assignees[0] ?? null,
     assignees,
     requested_reviewers: [],

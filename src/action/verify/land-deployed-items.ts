@@ -13,6 +13,8 @@ export interface LandingReport {
   readonly pulls: ReadonlyMap<number, number>;
   /** Issues past both caps, listed but not touched. */
   readonly skipped: readonly number[];
+  /** Issues of pull requests found in the unexamined commits, sent to a human (also in `needsHuman`). */
+  readonly fromUnexamined: readonly number[];
   /** Commits of the range that were not examined: items in them may have shipped unlanded. */
   readonly unexamined?: Unexamined;
 }
@@ -57,5 +59,26 @@ export async function landDeployedItems(
     await lander.markNeedsHuman(issue, overflow(issue, byIssue.get(issue) ?? 0));
     needsHuman.push(issue);
   }
-  return { landed, needsHuman, pulls: byIssue, skipped: issues.slice(MAX_ITEMS * 2), ...(range.unexamined === undefined ? {} : { unexamined: range.unexamined }) };
+  const skipped = issues.slice(MAX_ITEMS * 2);
+  // Items of the unexamined commits that can still be named: never closed unexamined, handed to a
+  // human within what is left of the same write budget; past it they are listed as skipped.
+  const unexamined = range.unexamined;
+  const fromUnexamined: number[] = [];
+  for (const pull of [...(unexamined?.pulls ?? [])].sort((a, b) => a.number - b.number)) {
+    for (const issue of closingIssues(pull.body, repo)) {
+      if (byIssue.has(issue)) continue;
+      byIssue.set(issue, pull.number);
+      if (landed.length + needsHuman.length >= MAX_ITEMS * 2) {
+        skipped.push(issue);
+        continue;
+      }
+      await lander.markNeedsHuman(
+        issue,
+        `⚠️ #${pull.number} closing #${issue} was deployed, but its commits were not examined by this verify run (${unexamined?.reason ?? "unknown"}): a human needs to check that it is running and land it.`,
+      );
+      needsHuman.push(issue);
+      fromUnexamined.push(issue);
+    }
+  }
+  return { landed, needsHuman, pulls: byIssue, skipped, fromUnexamined, ...(unexamined === undefined ? {} : { unexamined }) };
 }

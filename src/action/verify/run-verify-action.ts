@@ -9,7 +9,7 @@ import type { VerifyTarget } from "../../core/verify/render-verdict.js";
 import { runVerification } from "../../core/verify/run-verification.js";
 import type { VerifyClock } from "../../core/verify/run-verification.js";
 import type { VerifyTargetSpec } from "../../core/verify/verify-options.js";
-import { DEPLOY_VERIFIED_CONTEXT } from "./deploy-status-reporter.js";
+import { DEPLOY_LANDING_CONTEXT, DEPLOY_VERIFIED_CONTEXT } from "./deploy-status-reporter.js";
 import type { DeployStatusReporter, StatusState } from "./deploy-status-reporter.js";
 import type { ItemLander } from "./item-lander.js";
 import { landDeployedItems } from "./land-deployed-items.js";
@@ -89,7 +89,11 @@ export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Pro
     io.setOutput("landed", report.landed.join(","));
     io.setOutput("needs-human", report.needsHuman.join(","));
     io.setOutput("unexamined", report.unexamined === undefined ? "" : String(report.unexamined.commits ?? "unknown"));
-    if (report.unexamined !== undefined) io.log.warning(`bosun verify: not every deployed commit was examined: ${report.unexamined.reason}`);
+    if (report.unexamined !== undefined) {
+      io.log.warning(`bosun verify: not every deployed commit was examined: ${report.unexamined.reason}`);
+      // Where a human looks for the deployed commit's state: a failing status that says how much is unknown.
+      await deps.github.createCommitStatus({ sha: req.sha, state: "failure", context: DEPLOY_LANDING_CONTEXT, description: landingStatusDescription(report), targetUrl: logUrl });
+    }
     await io.summary(landingMarkdown(report, verdict));
   }
   if (verdict.kind !== "verified") io.setFailed(`bosun verify: ${line}`);
@@ -125,6 +129,15 @@ function itemComment(verdict: VerifyVerdict, target: VerifyTarget, evidence: str
   return `${head}\n\n<details><summary>Evidence</summary>\n\n${evidence}\n</details>\n\n[bosun verify run](${logUrl})\n`;
 }
 
+/** At most 140 characters, the length GitHub keeps of a status description. */
+function landingStatusDescription(report: LandingReport): string {
+  const commits = report.unexamined?.commits;
+  const n = report.fromUnexamined.length;
+  const what = commits === undefined ? "an unknown number of deployed commits were not examined" : `${commits} deployed commit${commits === 1 ? " was" : "s were"} not examined`;
+  const sent = n === 0 ? "" : `; ${n} item${n === 1 ? "" : "s"} sent to a human`;
+  return `${what}${sent}; a human should land the items they carried`.slice(0, 140);
+}
+
 function landingMarkdown(report: LandingReport, verdict: VerifyVerdict): string {
   const rows = [...report.pulls.entries()].map(([issue, pull]) => {
     const what = report.landed.includes(issue) ? "closed, `bosun:done`" : report.needsHuman.includes(issue) ? "`bosun:needs-human`" : "not touched (over both caps)";
@@ -133,7 +146,9 @@ function landingMarkdown(report: LandingReport, verdict: VerifyVerdict): string 
   const unexamined =
     report.unexamined === undefined
       ? ""
-      : `\n**Not examined:** ${report.unexamined.commits === undefined ? "an unknown number of" : report.unexamined.commits} commit(s) (${report.unexamined.reason}). Items they carried were not landed: a human should check them.\n`;
+      : `\n**Not examined:** ${report.unexamined.commits === undefined ? "an unknown number of" : report.unexamined.commits} commit(s) (${report.unexamined.reason}). ` +
+        `Items they carried were not landed${report.fromUnexamined.length === 0 ? "" : `; those that could be named (${report.fromUnexamined.map((i) => `#${i}`).join(", ")}) were sent to a human with \`bosun:needs-human\``}. ` +
+        `The commit status \`${DEPLOY_LANDING_CONTEXT}\` on the deployed commit says so; a human should land the rest.\n`;
   if (rows.length === 0) return `\n#### Items\n\nNo merged pull request in the examined range closes an issue.\n${unexamined}`;
   const title = verdict.kind === "verified" ? "Items landed" : "Items handed to a human";
   return `\n#### ${title}\n\n| issue | pull request | result |\n|---|---|---|\n${rows.join("\n")}\n${unexamined}`;

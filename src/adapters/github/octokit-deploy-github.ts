@@ -1,7 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
 import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
-import type { ItemLander, MergedPull, Unexamined } from "../../action/verify/item-lander.js";
+import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
 import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
 
 /**
@@ -12,6 +12,8 @@ import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
 const MAX_COMPARE_PAGES = 10;
 const MAX_EXAMINED_COMMITS = 300;
 const MAX_DEPLOYMENTS = 10;
+/** Pages of recently updated closed pull requests read to find those merged in unexamined commits. */
+const MAX_PULL_LIST_PAGES = 3;
 
 /**
  * The verify mode's GitHub, over Octokit (real GitHub or the fake: pass `baseUrl`). Pull requests
@@ -68,13 +70,17 @@ export function createOctokitDeployGitHub(octokit: Octokit, repo: { readonly own
         }
       }
       const left = range.total - examined.length;
-      const unexamined: Unexamined | undefined =
-        base === undefined
-          ? { commits: undefined, reason: NO_BASE_REASON }
-          : left > 0
-            ? { commits: left, reason: `the range ${base.slice(0, 12)}...${head.slice(0, 12)} has ${range.total} commits; the newest ${examined.length} were examined` }
-            : undefined;
-      return { pulls: [...pulls.values()], ...(unexamined === undefined ? {} : { unexamined }) };
+      if (base === undefined) return { pulls: [...pulls.values()], unexamined: { commits: undefined, reason: NO_BASE_REASON, pulls: [] } };
+      if (left <= 0) return { pulls: [...pulls.values()] };
+      const skipped = new Set(range.shas.slice(0, range.shas.length - examined.length));
+      return {
+        pulls: [...pulls.values()],
+        unexamined: {
+          commits: left,
+          reason: `the range ${base.slice(0, 12)}...${head.slice(0, 12)} has ${range.total} commits; the newest ${examined.length} were examined`,
+          pulls: await pullsMergedAs(octokit, owner, name, skipped, new Set(pulls.keys())),
+        },
+      };
     },
 
     async landItem(issue, comment) {
@@ -106,4 +112,25 @@ async function commitsInRange(octokit: Octokit, owner: string, repo: string, bas
     if (data.commits.length < 100 || shas.length >= total) break;
   }
   return { shas, total: Math.max(total, shas.length) };
+}
+
+/**
+ * Merged pull requests whose merge commit is one of `shas` (commits of the range that were read
+ * but not looked up one by one), from a few pages of recently updated closed pull requests: a
+ * bounded read that finds what can still be named. After a merge, `merge_commit_sha` is the merge
+ * commit, the squashed commit, or the commit a rebase moved the base branch to (GitHub REST,
+ * "Get a pull request"), so it lies in the deployed range whichever way the PR was merged. A pull
+ * request updated long after its merge may fall outside these pages: the count still says so.
+ */
+async function pullsMergedAs(octokit: Octokit, owner: string, repo: string, shas: ReadonlySet<string>, known: ReadonlySet<number>): Promise<MergedPull[]> {
+  const found: MergedPull[] = [];
+  if (shas.size === 0) return found;
+  for (let page = 1; page <= MAX_PULL_LIST_PAGES; page++) {
+    const { data } = await octokit.rest.pulls.list({ owner, repo, state: "closed", sort: "updated", direction: "desc", per_page: 100, page });
+    for (const pr of data) {
+      if (pr.merged_at !== null && pr.merge_commit_sha !== null && shas.has(pr.merge_commit_sha) && !known.has(pr.number)) found.push({ number: pr.number, body: pr.body });
+    }
+    if (data.length < 100) break;
+  }
+  return found;
 }

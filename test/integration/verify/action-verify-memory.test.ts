@@ -123,6 +123,8 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
     expect(github.effects).toEqual([
       `commit-status ${NEW} bosun/deploy-verified success: bosun: verified ${NEW.slice(0, 12)} on 3 consecutive probes`,
       `range (none)...${NEW}`,
+      // The unknown rest reaches a human on the deployed commit.
+      `commit-status ${NEW} bosun/deploy-landing failure: an unknown number of deployed commits were not examined; a human should land the items they carried`,
     ]);
     expect(io.summaries.join("\n")).toContain("No merged pull request in the examined range closes an issue.");
     // With no earlier deployment only the head is read: that is said, with the count unknown.

@@ -51,8 +51,17 @@ describe("one duration parser", () => {
 });
 
 describe("briefs hold real durations", () => {
-  it("a 400-digit wall_clock is a problem naming the field, never null", () => {
-    expect(problemsOf(`${minimal}budget: {wall_clock: ${"9".repeat(400)}}\n`).join("\n")).toMatch(/budget\.wall_clock: budget\.wall_clock (must be a duration|'.*' is not a duration|'.*' is longer than)/);
+  // The string-with-unit forms are the ones that used to slip through: YAML reads a bare 400-digit
+  // number as Infinity (refused all along), but "999…9s" went through the old parser as Infinity
+  // ms and came out as wall_clock: null with no problem at all.
+  it.each([
+    ["unquoted", `${"9".repeat(400)}s`],
+    ["quoted", `"${"9".repeat(400)}s"`],
+    ["bare number", "9".repeat(400)],
+  ])("a 400-digit wall_clock (%s) is a problem naming the field, never null", (_form, value) => {
+    const result = parseBriefYaml(`${minimal}budget: {wall_clock: ${value}}\n`, src);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.problems.map((p) => p.field)).toContain("budget.wall_clock");
   });
 
   it("a wall_clock of 25 days is refused: the worker would be killed at once", () => {
