@@ -169,7 +169,7 @@ function variantPolicy(v: Variant, kinds: number): ReplayPolicy {
 }
 
 const heldOut = process.argv.includes("--held-out");
-const dir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(import.meta.dirname, "../../shared/data/traces");
+const dir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(import.meta.dirname, "../test/fixtures/traces");
 const traces: Array<{ name: string; csv: string; workers: number }> = [{ name: "events", csv: readFileSync(join(dir, "beads_events_claim_trace.csv"), "utf8"), workers: 4 }];
 const gen = (seed: number, workers: number, load: number): void => {
   traces.push({ name: `s${seed}${load === 0.95 ? "" : `@${load}`}${workers === 8 ? "" : `×${workers}`}`, csv: generateTraceCsv({ items: 3000, seed, workers, load }), workers });

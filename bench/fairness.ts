@@ -9,7 +9,7 @@
 // oldest's (in detail for the shared traces and seeds 1-9), then per set and policy how many
 // traces meet the target, the median change and the range of the worst band's p95 change.
 // Measures only; the last line is JSON (the summary, and the detailed traces' figures).
-// Run: npx tsx bench/fairness.ts [path/to/traces]   (default ../shared/data/traces)
+// Run: npx tsx bench/fairness.ts [path/to/traces]   (default test/fixtures/traces)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildTrace } from "../src/core/replay/build-trace.js";
@@ -18,7 +18,7 @@ import { importBeadsCsv } from "../src/core/replay/import-beads-csv.js";
 import { REPLAY_POLICY_NAMES } from "../src/core/replay/replay-policies.js";
 import { runReplay } from "../src/core/replay/run-replay.js";
 
-const dir = process.argv[2] ?? join(import.meta.dirname, "../../shared/data/traces");
+const dir = process.argv[2] ?? join(import.meta.dirname, "../test/fixtures/traces");
 const BANDS = ["0", "1", "2", "3", "4"] as const;
 interface BenchTrace { name: string; csv: string; workers: number; set: string; detail: boolean }
 const traces: BenchTrace[] = [

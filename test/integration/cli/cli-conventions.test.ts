@@ -8,7 +8,7 @@ import { main } from "../../../src/cli/main.js";
 import { formatConfigProblems } from "../../../src/core/config/format-config-problems.js";
 import { parseConfig } from "../../../src/core/config/parse-config.js";
 
-const TRACES = new URL("../../../../shared/data/traces/", import.meta.url).pathname;
+const TRACES = new URL("../../fixtures/traces/", import.meta.url).pathname;
 
 async function bosun(args: string[], cwd = process.cwd(), stdin = ""): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];

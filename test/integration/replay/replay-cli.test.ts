@@ -5,7 +5,7 @@ import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 
-const TRACES = new URL("../../../../shared/data/traces/", import.meta.url).pathname;
+const TRACES = new URL("../../fixtures/traces/", import.meta.url).pathname;
 
 function sink(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];

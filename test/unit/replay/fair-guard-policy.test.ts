@@ -94,7 +94,7 @@ describe("fair-guard's coefficient runs from arrival order to fair", () => {
   // estimate (time queued − d) must then count as 0, not as negative (which made every such item
   // overdue even with the guard off).
   it("with g = ∞ (no guard) starts every item of the overloaded beads work trace when fair does", () => {
-    const csv = readFileSync(join(import.meta.dirname, "../../../../shared/data/traces/beads_work_trace.csv"), "utf8");
+    const csv = readFileSync(join(import.meta.dirname, "../../fixtures/traces/beads_work_trace.csv"), "utf8");
     const c = compileTrace(buildTrace([importBeadsCsv(csv, "work")]));
     const fair = simulateReplay(c, createReplayPolicy("fair", c.kindNames.length) as ReplayPolicy, { workers: 32 });
     const open = simulateReplay(c, createFairGuardPolicy(c.kindNames.length, Number.POSITIVE_INFINITY), { workers: 32 });

@@ -9,7 +9,7 @@ import { REPLAY_POLICY_NAMES } from "../../../src/core/replay/replay-policies.js
 import { runReplay } from "../../../src/core/replay/run-replay.js";
 import { svgsOf, textBoxes, textCollisions } from "./svg-text-boxes.js";
 
-const TRACES = new URL("../../../../shared/data/traces/", import.meta.url).pathname;
+const TRACES = new URL("../../fixtures/traces/", import.meta.url).pathname;
 
 function html(csv: string, name: string, workers: number): string {
   const imported = importBeadsCsv(csv, name);
