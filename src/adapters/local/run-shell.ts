@@ -70,8 +70,10 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       shell.forget();
       resolve(run);
     };
-    const ended = (exit: number | null, signal: NodeJS.Signals | null): ShellRun => ({ exit, signal, tail: tail(), ...(killedFor === undefined ? {} : { killedFor }) });
-    let exited: ShellRun | undefined;
+    const ended = (exit: number | null, signal: NodeJS.Signals | null, why = killedFor): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
+    // The verdict as of the exit; the tail is taken at the end, after the output that came later.
+    let exited: { exit: number | null; signal: NodeJS.Signals | null; why: ShellRun["killedFor"] } | undefined;
+    const verdict = (): ShellRun => (exited === undefined ? ended(null, null) : ended(exited.exit, exited.signal, exited.why));
     const handlers: LaunchHandlers = {
       onOutput: (chunk) => {
         options.onOutput?.(chunk);
@@ -80,10 +82,10 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       },
       onExit: (exit, signal) => {
         // The verdict is the exit; output still in the pipes gets a short, bounded wait.
-        exited = ended(exit, signal);
-        grace = setTimeout(() => finish(exited ?? ended(exit, signal)), OUTPUT_GRACE_MS);
+        exited = { exit, signal, why: killedFor };
+        grace = setTimeout(() => finish(verdict()), OUTPUT_GRACE_MS);
       },
-      onClose: () => finish(exited ?? ended(null, null)),
+      onClose: () => finish(verdict()),
       onError: (message) => finish({ exit: null, signal: null, tail: [], error: message }),
     };
     // A worker (dieWithParent) starts through the spawner: forking this, possibly large, process

@@ -23,6 +23,8 @@
  * - the spawner dies, however: its guard, one `sh` reading the list of live groups from a pipe,
  *   sees the pipe close and kills every group still listed. One guard per drain, not a watchdog
  *   shell per worker: that cost two extra processes for every worker started.
+ *   A guard that is killed on its own is replaced and told every live group; only a spawner
+ *   killed in the moment between its guard's death and the replacement leaves workers behind;
  * SIGINT and SIGTERM are ignored: the drain, not the spawner, decides how its workers stop
  * (SIGTERM, a grace, then SIGKILL).
  */
@@ -34,11 +36,19 @@ const GUARD = ${JSON.stringify(guardScript())};
 const runs = new Map();
 const send = (message) => { if (process.connected) process.send(message); };
 const signalGroup = (pid, signal) => { try { process.kill(-pid, signal); } catch {} };
-const guard = spawn("/bin/sh", ["-c", GUARD], { stdio: ["pipe", "ignore", "ignore"], detached: true });
-guard.on("error", () => {});
-guard.stdin.on("error", () => {});
-guard.unref();
+let guard;
 const tell = (line) => { if (guard.stdin.writable) guard.stdin.write(line + "\n"); };
+// A guard killed on its own (a worker's pkill, an operator) is replaced at once and told every
+// live group: else a later death of the spawner would leave the workers running.
+function startGuard() {
+  guard = spawn("/bin/sh", ["-c", GUARD], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  guard.on("error", () => {});
+  guard.stdin.on("error", () => {});
+  guard.on("exit", startGuard);
+  guard.unref();
+  for (const run of runs.values()) tell("+" + run.pid);
+}
+startGuard();
 process.on("SIGINT", () => {});
 process.on("SIGTERM", () => {});
 process.on("disconnect", () => {
