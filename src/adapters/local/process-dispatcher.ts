@@ -8,6 +8,7 @@ import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { parseStop } from "../../core/stop/parse-stop.js";
 import { costFromResult } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
+import { maskedStream } from "./masked-stream.js";
 import { runShell } from "./run-shell.js";
 
 /** Exit code a worker uses for "transient, try again" (EX_TEMPFAIL). */
@@ -73,6 +74,12 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     }
     const redact = (text: string): string => redactSecrets(text, options.secrets);
     let log = Promise.resolve();
+    const masked = maskedStream(options.secrets);
+    const emit = (text: string): void => {
+      if (text === "") return;
+      options.onOutput?.(brief.id, text);
+      log = log.then(() => appendFile(logPath, text));
+    };
     const started = performance.now();
     const run = await runShell({
       command: options.command,
@@ -81,12 +88,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       timeoutMs: brief.budget.wall_clock * 1000,
       signal,
       dieWithParent: true,
-      onOutput: (chunk) => {
-        const masked = redact(chunk);
-        options.onOutput?.(brief.id, masked);
-        log = log.then(() => appendFile(logPath, masked));
-      },
+      onOutput: (chunk) => emit(masked.write(chunk)),
     });
+    emit(masked.end());
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
     const after = stateIdentity();
     if (before !== undefined && after !== before) {
