@@ -70,10 +70,10 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       shell.forget();
       resolve(run);
     };
-    const ended = (exit: number | null, signal: NodeJS.Signals | null, why = killedFor): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
+    const ended = (exit: number | null, signal: NodeJS.Signals | null, why: ShellRun["killedFor"]): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
     // The verdict as of the exit; the tail is taken at the end, after the output that came later.
     let exited: { exit: number | null; signal: NodeJS.Signals | null; why: ShellRun["killedFor"] } | undefined;
-    const verdict = (): ShellRun => (exited === undefined ? ended(null, null) : ended(exited.exit, exited.signal, exited.why));
+    const verdict = (): ShellRun => (exited === undefined ? ended(null, null, killedFor) : ended(exited.exit, exited.signal, exited.why));
     const handlers: LaunchHandlers = {
       onOutput: (chunk) => {
         options.onOutput?.(chunk);

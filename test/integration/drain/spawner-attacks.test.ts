@@ -81,6 +81,14 @@ describe("attacks on the worker spawner", () => {
     }
   });
 
+  it("a shell that exits 0 before its timeout is judged on its exit, though its timeout passes in the output grace", async () => {
+    // The background child holds the output open past the timeout: the timeout fires after the exit.
+    for (const dieWithParent of [false, true]) {
+      const run = await runShell({ command: "sleep 5 & echo hi", cwd: tmpdir(), env: PATH, timeoutMs: 100, dieWithParent });
+      expect({ dieWithParent, exit: run.exit, killedFor: run.killedFor, tail: run.tail }).toEqual({ dieWithParent, exit: 0, killedFor: undefined, tail: ["hi"] });
+    }
+  });
+
   it("a command that cannot start (its folder is gone) ends with a clear error, not a hang", async () => {
     const run = await runShell({ command: "echo never", cwd: join(tmpdir(), "bosun-no-such-folder-at-all"), env: PATH, dieWithParent: true });
     expect(run.exit).toBeNull();
