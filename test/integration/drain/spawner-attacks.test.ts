@@ -102,6 +102,30 @@ describe("attacks on the worker spawner", () => {
     expect(run).toMatchObject({ killedFor: "timeout", signal: "SIGTERM", tail: ["bye"] });
   });
 
+  // GNU `timeout` (a common wrapper for an agent) puts the real work in a process group of its
+  // own, inside the worker's session: a signal to the worker's group alone missed it.
+  const ESCAPES: Array<[string, (pidFile: string) => string]> = [["GNU timeout", (pidFile) => `timeout 30 sh -c 'echo $$ > ${pidFile}; sleep 30'; echo done`]];
+  for (const [name, command] of ESCAPES) {
+    it(`a process group the worker makes (${name}) dies at the worker's timeout, and when its drain is SIGKILLed`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
+      const pidFile = join(dir, "inner.pid");
+      const run = await runShell({ command: `${command(pidFile)}`, cwd: dir, env: PATH, timeoutMs: 400, dieWithParent: true });
+      expect(run.killedFor).toBe("timeout");
+      await waitFor(() => !alive(readPid(pidFile)), 3000);
+
+      const f = await folder(["escape"]);
+      const drainPid = join(f.dir, "drain-inner.pid");
+      const drain = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", command(drainPid)], { cwd: f.dir });
+      await waitFor(() => Number.isFinite(readPid(drainPid)));
+      const inner = readPid(drainPid);
+      // Field 3 is its group, 4 its session: a group of its own, not the worker's (the session's).
+      expect(statField(inner, 3)).not.toBe(statField(inner, 4));
+      drain.child.kill("SIGKILL");
+      await drain.done;
+      await waitFor(() => !alive(readPid(drainPid)), 3000);
+    });
+  }
+
   it("when the guard is killed first and then the spawner, the worker still dies", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
     const pidFile = join(dir, "worker.pid");
@@ -110,13 +134,15 @@ describe("attacks on the worker spawner", () => {
     const worker = readPid(pidFile);
     const spawner = statField(worker, 2);
     expect(cmdline(spawner)).toContain("-e");
-    const guards = childrenOf(spawner).filter((p) => p !== worker && cmdline(p).includes("live="));
+    const guards = childrenOf(spawner).filter((p) => p !== worker && cmdline(p).startsWith("/bin/sh -c live="));
     expect(guards).toHaveLength(1);
     process.kill(guards[0] as number, "SIGKILL");
     // The spawner replaces its guard; once there is one again (or after 2 s, if it never comes), the spawner goes too.
-    const replaced = (): boolean => childrenOf(spawner).some((p) => p !== guards[0] && cmdline(p).includes("live="));
+    // A new guard counts once it runs sh: before its exec it is a copy of the spawner.
+    const replaced = (): boolean => childrenOf(spawner).some((p) => p !== guards[0] && p !== worker && cmdline(p).startsWith("/bin/sh -c live="));
     await waitFor(replaced, 2000).catch(() => undefined);
-    // (The spawner tells a new guard of every live group in the tick that starts it.)
+    // The spawner tells the new guard of every live group in the tick its spawn returns, just after that exec.
+    await new Promise((r) => setTimeout(r, 100));
     process.kill(spawner, "SIGKILL");
     expect((await run).error).toMatch(/the worker spawner was ended by SIGKILL/);
     await waitFor(() => !alive(worker), 5000);
