@@ -86,7 +86,7 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
         grace = setTimeout(() => finish(verdict()), OUTPUT_GRACE_MS);
       },
       onClose: () => finish(verdict()),
-      onError: (message) => finish({ exit: null, signal: null, tail: [], error: message }),
+      onError: (message) => finish({ exit: null, signal: null, tail: tail(), error: message, ...(killedFor === undefined ? {} : { killedFor }) }),
     };
     // A worker (dieWithParent) starts through the spawner: forking this, possibly large, process
     // for every worker capped a drain near 170 workers a second (worker-spawner.ts).
@@ -96,7 +96,13 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       killedFor = why;
       shell.signal("SIGTERM");
       setTimeout(() => {
-        if (!finished) shell.signal("SIGKILL");
+        if (finished) return;
+        shell.signal("SIGKILL");
+        // Still not ended: what started it stopped answering (a spawner held by SIGSTOP). The run
+        // must end all the same, and the shell with it.
+        setTimeout(() => {
+          if (!finished) shell.abandon(`${KILL_GRACE_MS / 1000} s after SIGKILL`);
+        }, KILL_GRACE_MS).unref();
       }, KILL_GRACE_MS).unref();
     };
     if (options.timeoutMs !== undefined) timer = setTimeout(() => stop("timeout"), options.timeoutMs);
@@ -121,6 +127,7 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
   child.on("close", () => handlers.onClose());
   return {
     signal: (signal) => signalGroup(child.pid, signal),
+    abandon: (after) => handlers.onError(`/bin/sh did not end ${after}`),
     forget: () => {
       child.stdout.destroy();
       child.stderr.destroy();

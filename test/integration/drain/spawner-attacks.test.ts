@@ -148,6 +148,25 @@ describe("attacks on the worker spawner", () => {
     await waitFor(() => !alive(worker), 5000);
   });
 
+  it("a spawner that stops answering (SIGSTOP) cannot hang a timed-out run: it is killed, and its guard kills the worker", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
+    const pidFile = join(dir, "worker.pid");
+    const run = runShell({ command: `echo $$ > ${pidFile}; exec sleep 30`, cwd: dir, env: PATH, timeoutMs: 300, dieWithParent: true });
+    await waitFor(() => Number.isFinite(readPid(pidFile)));
+    const worker = readPid(pidFile);
+    const spawner = statField(worker, 2);
+    // As a worker's `kill -STOP $PPID` would: the spawner hears nothing, the SIGTERM and SIGKILL included.
+    process.kill(spawner, "SIGSTOP");
+    try {
+      const ended = await run;
+      expect(ended.killedFor).toBe("timeout");
+      expect(ended.error).toMatch(/the worker spawner did not answer/);
+      await waitFor(() => !alive(worker), 5000);
+    } finally {
+      if (alive(spawner)) process.kill(spawner, "SIGKILL");
+    }
+  }, 15_000);
+
   it("when the spawner dies in the middle of a flood of output, the run ends with a reason", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
     const pidFile = join(dir, "worker.pid");
