@@ -40,6 +40,23 @@ const GUARD = ${JSON.stringify(guardScript())};
 const runs = new Map();
 const send = (message) => { if (process.connected) process.send(message); };
 const signalGroup = (pid, signal) => { try { process.kill(-pid, signal); } catch {} };
+// Output waits for the channel: past a megabyte not yet written to it, the pipes it came from
+// are paused (their writers block, as on a plain pipe) until the drain has read half of it.
+// Without this a worker writing as fast as it can (yes) grew the spawner by 250 MB a second.
+const MOST_UNSENT = 1024 * 1024;
+let unsent = 0;
+const paused = new Set();
+function sendOutput(id, out, stream) {
+  if (!process.connected) return;
+  unsent += out.length;
+  process.send({ id, out }, () => {
+    unsent -= out.length;
+    if (unsent > MOST_UNSENT / 2 || paused.size === 0) return;
+    for (const p of paused) p.resume();
+    paused.clear();
+  });
+  if (unsent > MOST_UNSENT) { stream.pause(); paused.add(stream); }
+}
 let guard;
 const tell = (line) => { if (guard.stdin.writable) guard.stdin.write(line + "\n"); };
 // A guard killed on its own (a worker's pkill, an operator) is replaced at once and told every
@@ -101,8 +118,7 @@ process.on("message", (message) => {
   if (run === undefined) return;
   if (message.op === "signal") stopRun(run.pid, message.signal);
   if (message.op === "forget") {
-    run.child.stdout.destroy();
-    run.child.stderr.destroy();
+    for (const stream of [run.child.stdout, run.child.stderr]) { paused.delete(stream); stream.destroy(); }
     runs.delete(message.id);
     sweepSoon(run.pid);
   }
@@ -122,7 +138,7 @@ function start({ id, command, cwd, env }) {
   // One decoder per stream: a chunk may end inside a multi-byte character.
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
-    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") send({ id, out }); });
+    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") sendOutput(id, out, stream); });
     stream.on("error", () => {});
   }
   child.on("exit", (exit, signal) => send({ id, exit, signal }));

@@ -167,6 +167,29 @@ describe("attacks on the worker spawner", () => {
     }
   }, 15_000);
 
+  it("a worker writing as fast as it can, read by a slow drain, does not grow the spawner without bound", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
+    const pidFile = join(dir, "worker.pid");
+    const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readText(`/proc/${pid}/status`))?.[1] ?? 0) / 1024;
+    let most = 0;
+    let spawner = 0;
+    const watch = setInterval(() => {
+      if (spawner === 0 && Number.isFinite(readPid(pidFile))) spawner = statField(readPid(pidFile), 2);
+      if (spawner !== 0) most = Math.max(most, rssMb(spawner));
+    }, 20);
+    // The drain's side costs half a millisecond a chunk (masking, the log), far below what `yes` writes.
+    const slow = (): void => {
+      const start = performance.now();
+      while (performance.now() - start < 0.5);
+    };
+    const run = await runShell({ command: `echo $$ > ${pidFile}; exec yes aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, cwd: dir, env: PATH, timeoutMs: 1500, dieWithParent: true, onOutput: slow });
+    clearInterval(watch);
+    expect(run.killedFor).toBe("timeout");
+    expect(spawner).not.toBe(0);
+    // A node process is some 50 MB; unpaused, this one passed 400 MB in the same time.
+    expect(most).toBeLessThan(200);
+  });
+
   it("when the spawner dies in the middle of a flood of output, the run ends with a reason", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
     const pidFile = join(dir, "worker.pid");
