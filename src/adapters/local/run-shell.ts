@@ -114,7 +114,15 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
 
 /** Forks `/bin/sh -c COMMAND` from this process, in a process group of its own. */
 function launchHere(command: string, cwd: string, env: Record<string, string>, handlers: LaunchHandlers): LaunchedShell {
-  const child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let child;
+  try {
+    child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  } catch (err) {
+    // Some failures throw rather than emit (E2BIG: a command or environment past the kernel's
+    // limit); the run ends with the error as for any other start failure, once `shell` is set.
+    queueMicrotask(() => handlers.onError(`could not start /bin/sh: ${err instanceof Error ? err.message : String(err)}`));
+    return { signal: () => undefined, abandon: () => undefined, forget: () => undefined };
+  }
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
     stream.on("data", (b: Buffer) => {

@@ -93,6 +93,11 @@ describe("attacks on the worker spawner", () => {
     const run = await runShell({ command: "echo never", cwd: join(tmpdir(), "bosun-no-such-folder-at-all"), env: PATH, dieWithParent: true });
     expect(run.exit).toBeNull();
     expect(run.error).toMatch(/could not start \/bin\/sh: .*ENOENT/);
+    // Past the kernel's limit on one argument: spawn throws rather than emits, on either path.
+    for (const dieWithParent of [true, false]) {
+      const huge = await runShell({ command: `echo ${"x".repeat(300_000)}`, cwd: tmpdir(), env: PATH, dieWithParent });
+      expect({ dieWithParent, error: huge.error }).toEqual({ dieWithParent, error: "could not start /bin/sh: spawn E2BIG" });
+    }
     // And the spawner still serves the next run.
     expect(await runShell({ command: "echo next", cwd: tmpdir(), env: PATH, dieWithParent: true })).toMatchObject({ exit: 0, tail: ["next"] });
   });
