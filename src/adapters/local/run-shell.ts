@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { MAX_DURATION_MS } from "../../core/brief/duration.js";
 import { type LaunchedShell, type LaunchHandlers, launchThroughSpawner } from "./worker-spawner.js";
@@ -130,7 +131,8 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
       if (text !== "") handlers.onOutput(text);
     });
   }
-  child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}`));
+  // ENOENT names /bin/sh even when what is missing is the working folder: say which.
+  child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}${existsSync(cwd) ? "" : ` (the working folder ${cwd} does not exist)`}`));
   child.on("exit", (exit, signal) => handlers.onExit(exit, signal));
   child.on("close", () => handlers.onClose());
   return {

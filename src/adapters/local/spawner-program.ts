@@ -130,7 +130,9 @@ function start({ id, command, cwd, env }) {
   } catch (err) {
     return send({ id, error: "could not start /bin/sh: " + (err && err.message) });
   }
-  child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message }); });
+  // ENOENT names /bin/sh even when what is missing is the working folder: say which.
+  const where = () => (fs.existsSync(cwd) ? "" : " (the working folder " + cwd + " does not exist)");
+  child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message + where() }); });
   if (child.pid === undefined) return;
   // Kept until the parent forgets it: the parent's last word on a run is SIGKILL to its group.
   runs.set(id, { pid: child.pid, child });
