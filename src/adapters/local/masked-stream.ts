@@ -11,6 +11,12 @@ const TOKEN_CHAR = /[A-Za-z0-9_\-.~+/=]/;
 export interface MaskedStream {
   /** Takes the next chunk; returns what is safe to write now (maybe ""), secrets masked. */
   write(chunk: string): string;
+  /**
+   * The output paused: the held lines that are whole, masked (the display shows whole lines, and
+   * a line "Running the tests…" must not wait for the worker's next output to appear). A
+   * single-line secret cannot span a line break; a multi-line one written across the pause can.
+   */
+  flushLines(): string;
   /** The output is over: the rest, masked. */
   end(): string;
 }
@@ -36,6 +42,12 @@ export function maskedStream(secrets: readonly string[]): MaskedStream {
       cut = outsideSecrets(pending, cut, forms);
       if (cut === 0 && pending.length < MOST_HELD) return "";
       if (cut === 0) cut = pending.length;
+      const out = redactSecrets(pending.slice(0, cut), secrets);
+      pending = pending.slice(cut);
+      return out;
+    },
+    flushLines() {
+      const cut = outsideSecrets(pending, pending.lastIndexOf("\n") + 1, forms);
       const out = redactSecrets(pending.slice(0, cut), secrets);
       pending = pending.slice(cut);
       return out;

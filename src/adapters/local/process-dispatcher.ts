@@ -30,6 +30,9 @@ export interface ProcessDispatcherOptions {
   readonly onOutput?: (item: string, chunk: string) => void;
 }
 
+/** How long a worker's output pauses before its held whole lines are shown and logged. */
+const QUIET_MS = 200;
+
 /** The most of a result file that is read: a stop is a small JSON object. */
 export const MAX_RESULT_BYTES = 1024 * 1024;
 
@@ -80,6 +83,14 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       options.onOutput?.(brief.id, text);
       log = log.then(() => appendFile(logPath, text));
     };
+    // The stream holds back its last characters; when the worker goes quiet, its whole lines go out.
+    let quiet: NodeJS.Timeout | undefined;
+    const onChunk = (chunk: string): void => {
+      emit(masked.write(chunk));
+      clearTimeout(quiet);
+      quiet = setTimeout(() => emit(masked.flushLines()), QUIET_MS);
+      quiet.unref();
+    };
     const started = performance.now();
     const run = await runShell({
       command: options.command,
@@ -88,8 +99,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       timeoutMs: brief.budget.wall_clock * 1000,
       signal,
       dieWithParent: true,
-      onOutput: (chunk) => emit(masked.write(chunk)),
+      onOutput: onChunk,
     });
+    clearTimeout(quiet);
     emit(masked.end());
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
     const after = stateIdentity();

@@ -227,6 +227,20 @@ describe("attacks on the drain around the spawner", () => {
     expect(all).not.toContain(secret.slice(12));
   });
 
+  it("a worker's line appears in the live output while the worker still runs, not at its end", async () => {
+    const f = await folder(["chatty"]);
+    const go = join(f.dir, "go");
+    const drain = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", `echo "first line"; while ! test -e ${go}; do sleep 0.05; done`], { cwd: f.dir });
+    let seen = "";
+    drain.child.stdout?.on("data", (b: Buffer) => (seen += b.toString()));
+    try {
+      await waitFor(() => seen.includes("[chatty] first line"), 5000);
+    } finally {
+      await writeFile(go, "");
+    }
+    expect((await drain.done).code).toBe(0);
+  });
+
   it("64 workers at once, each writing a megabyte: every output log is whole and in order", async () => {
     const names = Array.from({ length: 64 }, (_, i) => `big-${i}`);
     const f = await folder(names);

@@ -41,6 +41,13 @@ describe("maskedStream", () => {
     });
   }
 
+  it("on a pause gives out the whole lines it holds, never a line a secret is still being written into", () => {
+    const stream = maskedStream([SECRET]);
+    expect(stream.write(`Running the tests\nkey=${SECRET.slice(0, 10)}`)).toBe("");
+    expect(stream.flushLines()).toBe("Running the tests\n");
+    expect(stream.write(`${SECRET.slice(10)}\n`) + stream.end()).toBe("key=***\n");
+  });
+
   it("passes everything else through whole and in order", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), fc.array(fc.nat(3000), { maxLength: 5 }), (text, cuts) => {
