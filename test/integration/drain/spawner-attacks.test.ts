@@ -19,10 +19,15 @@ async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/** Running, not a zombie: an orphan's zombie waits for init to reap it, which may take a while. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return false;
   }
