@@ -232,6 +232,17 @@ describe("attacks on the drain around the spawner", () => {
     expect(all).not.toContain(secret.slice(12));
   });
 
+  it("masks a multi-line secret (a private key) in the evidence of the journal and the result file too", async () => {
+    const f = await folder(["pem"]);
+    const key = ["-----BEGIN PRIVATE KEY-----", "MIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAq7BFUpkGp3+XQ", "kL8v2ZQYb5pzTq3ZrWmCkY1lJ6QhQjNnDzW8x7s0Hh1+o6zQeA1n2kq4cQ9c4", "-----END PRIVATE KEY-----"].join("\n");
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", 'echo before; printf "%s\n" "$MY_PRIVATE_KEY"; echo after; exit 1'], { cwd: f.dir, env: { MY_PRIVATE_KEY: key } });
+    expect(run.code).toBe(1);
+    const result = readText(join(f.state, "results", "pem.json"));
+    expect(result).toContain("before");
+    const all = [readText(join(f.state, "journal.jsonl")), readText(join(f.state, "runs", "pem.e1", "output.log")), result, run.stdout, run.stderr].join("\n");
+    for (const line of key.split("\n").slice(1, 3)) expect(all).not.toContain(line);
+  });
+
   it("a worker's line appears in the live output while the worker still runs, not at its end", async () => {
     const f = await folder(["chatty"]);
     const go = join(f.dir, "go");
