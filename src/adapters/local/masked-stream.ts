@@ -60,11 +60,14 @@ export function maskedStream(secrets: readonly string[]): MaskedStream {
   };
 }
 
-/** The last place at or before `at` that is not inside a token (nor between `Bearer ` and its token). */
+/**
+ * The last place at or before `at` that is not inside a token (nor between `Bearer ` and its
+ * token); 0 when the text up to `at` is one token: it is held whole (up to MOST_HELD).
+ */
 function betweenTokens(text: string, at: number): number {
   let i = at;
   while (i > 0 && TOKEN_CHAR.test(text.charAt(i - 1))) i--;
-  if (i === 0) return at;
+  if (i === 0) return 0;
   const scheme = /(Bearer|token)\s+$/i.exec(text.slice(Math.max(0, i - 64), i));
   return scheme === null ? i : i - scheme[0].length;
 }
