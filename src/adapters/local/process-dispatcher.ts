@@ -4,10 +4,10 @@ import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
-import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { parseStop } from "../../core/stop/parse-stop.js";
 import { costFromResult } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
+import { maskedStream } from "./masked-stream.js";
 import { runShell } from "./run-shell.js";
 
 /** Exit code a worker uses for "transient, try again" (EX_TEMPFAIL). */
@@ -27,6 +27,18 @@ export interface ProcessDispatcherOptions {
   readonly onFault?: (message: string) => void;
   /** Each piece of a worker's output as it arrives, secrets masked (the drain shows it per item). */
   readonly onOutput?: (item: string, chunk: string) => void;
+}
+
+/** How long a worker's output pauses before its held whole lines are shown and logged. */
+const QUIET_MS = 200;
+
+/** How much of a worker's masked output is kept for the last lines of its evidence. */
+const SHOWN_CHARS = 64 * 1024;
+const TAIL_LINES = 20;
+
+function lastLines(text: string): string[] {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  return lines.length === 1 && lines[0] === "" ? [] : lines.slice(-TAIL_LINES);
 }
 
 /** The most of a result file that is read: a stop is a small JSON object. */
@@ -71,8 +83,26 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       // Nothing ran: a later drain may try again once the folder is writable.
       return { stop: failed("retry", `${message}; not run`) };
     }
-    const redact = (text: string): string => redactSecrets(text, options.secrets);
     let log = Promise.resolve();
+    const masked = maskedStream(options.secrets);
+    // The evidence's last lines come from the masked stream, not from the raw tail masked line by
+    // line: a multi-line secret (a private key) matches no single line of it.
+    let shown = "";
+    const emit = (text: string): void => {
+      if (text === "") return;
+      shown += text;
+      if (shown.length > 2 * SHOWN_CHARS) shown = shown.slice(-SHOWN_CHARS);
+      options.onOutput?.(brief.id, text);
+      log = log.then(() => appendFile(logPath, text));
+    };
+    // The stream holds back its last characters; when the worker goes quiet, its whole lines go out.
+    let quiet: NodeJS.Timeout | undefined;
+    const onChunk = (chunk: string): void => {
+      emit(masked.write(chunk));
+      clearTimeout(quiet);
+      quiet = setTimeout(() => emit(masked.flushLines()), QUIET_MS);
+      quiet.unref();
+    };
     const started = performance.now();
     const run = await runShell({
       command: options.command,
@@ -81,25 +111,23 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
       timeoutMs: brief.budget.wall_clock * 1000,
       signal,
       dieWithParent: true,
-      onOutput: (chunk) => {
-        const masked = redact(chunk);
-        options.onOutput?.(brief.id, masked);
-        log = log.then(() => appendFile(logPath, masked));
-      },
+      onOutput: onChunk,
     });
+    clearTimeout(quiet);
+    emit(masked.end());
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
     const after = stateIdentity();
     if (before !== undefined && after !== before) {
       const message = `the state folder ${options.stateDir} ${after === undefined ? "vanished" : "was replaced"} while ${brief.id} ran (did the worker delete it?); its claims and attempt counts went with it`;
       fault(message);
-      return { stop: failed("unclassified", message), evidence: { command: options.command, exit: run.exit, lines: run.tail.map(redact) } };
+      return { stop: failed("unclassified", message), evidence: { command: options.command, exit: run.exit, lines: lastLines(shown) } };
     }
     const wallClockMs = performance.now() - started;
     // One read of the result file, by the reader that never blocks: the stop and the cost both come from it.
     const file = readResult(resultPath);
     // The cost rides on every outcome (a failed run was paid for too); a malformed one is said in the evidence.
     const { cost, problem } = costFromResult(file?.json, wallClockMs);
-    const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? run.tail.map(redact) : [...run.tail.map(redact), problem] };
+    const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? lastLines(shown) : [...lastLines(shown), problem] };
     if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { MAX_DURATION_MS } from "../../core/brief/duration.js";
 import { type LaunchedShell, type LaunchHandlers, launchThroughSpawner } from "./worker-spawner.js";
@@ -70,8 +71,10 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       shell.forget();
       resolve(run);
     };
-    const ended = (exit: number | null, signal: NodeJS.Signals | null): ShellRun => ({ exit, signal, tail: tail(), ...(killedFor === undefined ? {} : { killedFor }) });
-    let exited: ShellRun | undefined;
+    const ended = (exit: number | null, signal: NodeJS.Signals | null, why: ShellRun["killedFor"]): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
+    // The verdict as of the exit; the tail is taken at the end, after the output that came later.
+    let exited: { exit: number | null; signal: NodeJS.Signals | null; why: ShellRun["killedFor"] } | undefined;
+    const verdict = (): ShellRun => (exited === undefined ? ended(null, null, killedFor) : ended(exited.exit, exited.signal, exited.why));
     const handlers: LaunchHandlers = {
       onOutput: (chunk) => {
         options.onOutput?.(chunk);
@@ -80,11 +83,11 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       },
       onExit: (exit, signal) => {
         // The verdict is the exit; output still in the pipes gets a short, bounded wait.
-        exited = ended(exit, signal);
-        grace = setTimeout(() => finish(exited ?? ended(exit, signal)), OUTPUT_GRACE_MS);
+        exited = { exit, signal, why: killedFor };
+        grace = setTimeout(() => finish(verdict()), OUTPUT_GRACE_MS);
       },
-      onClose: () => finish(exited ?? ended(null, null)),
-      onError: (message) => finish({ exit: null, signal: null, tail: [], error: message }),
+      onClose: () => finish(verdict()),
+      onError: (message) => finish({ exit: null, signal: null, tail: tail(), error: message, ...(killedFor === undefined ? {} : { killedFor }) }),
     };
     // A worker (dieWithParent) starts through the spawner: forking this, possibly large, process
     // for every worker capped a drain near 170 workers a second (worker-spawner.ts).
@@ -94,7 +97,13 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       killedFor = why;
       shell.signal("SIGTERM");
       setTimeout(() => {
-        if (!finished) shell.signal("SIGKILL");
+        if (finished) return;
+        shell.signal("SIGKILL");
+        // Still not ended: what started it stopped answering (a spawner held by SIGSTOP). The run
+        // must end all the same, and the shell with it.
+        setTimeout(() => {
+          if (!finished) shell.abandon(`${KILL_GRACE_MS / 1000} s after SIGKILL`);
+        }, KILL_GRACE_MS).unref();
       }, KILL_GRACE_MS).unref();
     };
     if (options.timeoutMs !== undefined) timer = setTimeout(() => stop("timeout"), options.timeoutMs);
@@ -106,7 +115,15 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
 
 /** Forks `/bin/sh -c COMMAND` from this process, in a process group of its own. */
 function launchHere(command: string, cwd: string, env: Record<string, string>, handlers: LaunchHandlers): LaunchedShell {
-  const child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let child;
+  try {
+    child = spawn("/bin/sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  } catch (err) {
+    // Some failures throw rather than emit (E2BIG: a command or environment past the kernel's
+    // limit); the run ends with the error as for any other start failure, once `shell` is set.
+    queueMicrotask(() => handlers.onError(`could not start /bin/sh: ${err instanceof Error ? err.message : String(err)}`));
+    return { signal: () => undefined, abandon: () => undefined, forget: () => undefined };
+  }
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
     stream.on("data", (b: Buffer) => {
@@ -114,11 +131,13 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
       if (text !== "") handlers.onOutput(text);
     });
   }
-  child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}`));
+  // ENOENT names /bin/sh even when what is missing is the working folder: say which.
+  child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}${existsSync(cwd) ? "" : ` (the working folder ${cwd} does not exist)`}`));
   child.on("exit", (exit, signal) => handlers.onExit(exit, signal));
   child.on("close", () => handlers.onClose());
   return {
     signal: (signal) => signalGroup(child.pid, signal),
+    abandon: (after) => handlers.onError(`/bin/sh did not end ${after}`),
     forget: () => {
       child.stdout.destroy();
       child.stderr.destroy();

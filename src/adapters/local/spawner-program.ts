@@ -23,6 +23,11 @@
  * - the spawner dies, however: its guard, one `sh` reading the list of live groups from a pipe,
  *   sees the pipe close and kills every group still listed. One guard per drain, not a watchdog
  *   shell per worker: that cost two extra processes for every worker started.
+ *   A guard that is killed on its own is replaced and told every live group; only a spawner
+ *   killed in the moment between its guard's death and the replacement leaves workers behind;
+ * - "the worker" is its whole session, not only its process group: a wrapper such as GNU
+ *   `timeout` moves the real work into a group of its own. What cannot be caught is a process
+ *   that leaves the session (`setsid`, a daemon's double fork): it outlives the drain.
  * SIGINT and SIGTERM are ignored: the drain, not the spawner, decides how its workers stop
  * (SIGTERM, a grace, then SIGKILL).
  */
@@ -30,31 +35,92 @@ export const SPAWNER_PROGRAM = String.raw`
 "use strict";
 const { spawn } = require("node:child_process");
 const { StringDecoder } = require("node:string_decoder");
+const fs = require("node:fs");
 const GUARD = ${JSON.stringify(guardScript())};
 const runs = new Map();
 const send = (message) => { if (process.connected) process.send(message); };
 const signalGroup = (pid, signal) => { try { process.kill(-pid, signal); } catch {} };
-const guard = spawn("/bin/sh", ["-c", GUARD], { stdio: ["pipe", "ignore", "ignore"], detached: true });
-guard.on("error", () => {});
-guard.stdin.on("error", () => {});
-guard.unref();
+// Output waits for the channel: past a megabyte not yet written to it, the pipes it came from
+// are paused (their writers block, as on a plain pipe) until the drain has read half of it.
+// Without this a worker writing as fast as it can (yes) grew the spawner by 250 MB a second.
+const MOST_UNSENT = 1024 * 1024;
+let unsent = 0;
+const paused = new Set();
+function sendOutput(id, out, stream) {
+  if (!process.connected) return;
+  unsent += out.length;
+  process.send({ id, out }, () => {
+    unsent -= out.length;
+    if (unsent > MOST_UNSENT / 2 || paused.size === 0) return;
+    for (const p of paused) p.resume();
+    paused.clear();
+  });
+  if (unsent > MOST_UNSENT) { stream.pause(); paused.add(stream); }
+}
+let guard;
 const tell = (line) => { if (guard.stdin.writable) guard.stdin.write(line + "\n"); };
+// A guard killed on its own (a worker's pkill, an operator) is replaced at once and told every
+// live group: else a later death of the spawner would leave the workers running.
+function startGuard() {
+  guard = spawn("/bin/sh", ["-c", GUARD], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+  guard.on("error", () => {});
+  guard.stdin.on("error", () => {});
+  guard.on("exit", startGuard);
+  guard.unref();
+  for (const run of runs.values()) tell("+" + run.pid);
+}
+startGuard();
 process.on("SIGINT", () => {});
 process.on("SIGTERM", () => {});
 process.on("disconnect", () => {
   for (const run of runs.values()) signalGroup(run.pid, "SIGKILL");
+  sweep(new Set([...pending, ...[...runs.values()].map((run) => run.pid)]), "SIGKILL");
   process.exit(0);
 });
+// A worker's session is its own (it was started detached), and whatever it starts stays in it,
+// even in a process group of its own (GNU timeout makes one): each member is signalled too,
+// found in /proc (Linux; elsewhere the group alone). One scan costs milliseconds, so the sweep
+// after a run's last SIGKILL is batched; a stop (SIGTERM) and the drain's death sweep at once.
+const pending = new Set();
+let sweepTimer;
+function sweepSoon(sid) {
+  pending.add(sid);
+  sweepTimer ??= setTimeout(() => {
+    sweepTimer = undefined;
+    const sids = new Set(pending);
+    pending.clear();
+    sweep(sids, "SIGKILL");
+    // Only now off the guard's list: until this sweep, the guard still covers the session.
+    for (const sid of sids) if (![...runs.values()].some((run) => run.pid === sid)) tell("-" + sid);
+  }, 100);
+}
+function sweep(sids, signal) {
+  let names;
+  try { names = fs.readdirSync("/proc"); } catch { return; }
+  for (const name of names) {
+    const code = name.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    let stat;
+    try { stat = fs.readFileSync("/proc/" + name + "/stat", "latin1"); } catch { continue; }
+    // pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (sids.has(Number(fields[3]))) try { process.kill(Number(name), signal); } catch {}
+  }
+}
+const stopRun = (pid, signal) => {
+  signalGroup(pid, signal);
+  if (signal === "SIGKILL") sweepSoon(pid);
+  else sweep(new Set([pid]), signal);
+};
 process.on("message", (message) => {
   if (message.op === "run") return start(message);
   const run = runs.get(message.id);
   if (run === undefined) return;
-  if (message.op === "signal") signalGroup(run.pid, message.signal);
+  if (message.op === "signal") stopRun(run.pid, message.signal);
   if (message.op === "forget") {
-    run.child.stdout.destroy();
-    run.child.stderr.destroy();
+    for (const stream of [run.child.stdout, run.child.stderr]) { paused.delete(stream); stream.destroy(); }
     runs.delete(message.id);
-    tell("-" + run.pid);
+    sweepSoon(run.pid);
   }
 });
 function start({ id, command, cwd, env }) {
@@ -64,7 +130,9 @@ function start({ id, command, cwd, env }) {
   } catch (err) {
     return send({ id, error: "could not start /bin/sh: " + (err && err.message) });
   }
-  child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message }); });
+  // ENOENT names /bin/sh even when what is missing is the working folder: say which.
+  const where = () => (fs.existsSync(cwd) ? "" : " (the working folder " + cwd + " does not exist)");
+  child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message + where() }); });
   if (child.pid === undefined) return;
   // Kept until the parent forgets it: the parent's last word on a run is SIGKILL to its group.
   runs.set(id, { pid: child.pid, child });
@@ -72,7 +140,7 @@ function start({ id, command, cwd, env }) {
   // One decoder per stream: a chunk may end inside a multi-byte character.
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
-    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") send({ id, out }); });
+    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") sendOutput(id, out, stream); });
     stream.on("error", () => {});
   }
   child.on("exit", (exit, signal) => send({ id, exit, signal }));
@@ -82,7 +150,7 @@ function start({ id, command, cwd, env }) {
 
 /**
  * The guard: `+PID` adds a live group, `-PID` removes it; at EOF (the spawner is gone) every group
- * still listed gets SIGKILL. Plain POSIX sh with no command per line, so it costs nothing per worker.
+ * still listed gets SIGKILL, and so does the rest of its session where `pkill` exists. Plain POSIX sh with no command per line, so it costs nothing per worker.
  */
 function guardScript(): string {
   return [
@@ -94,6 +162,7 @@ function guardScript(): string {
     "  esac",
     "done",
     // `kill -9 -PGID`: dash's kill takes no `--`, and a negative number names a process group.
-    'for g in $live; do kill -9 "-$g" 2>/dev/null; done',
+    // Then the rest of the worker's session (its own groups), where procps' pkill is installed.
+    'for g in $live; do kill -9 "-$g" 2>/dev/null; pkill -9 -s "$g" 2>/dev/null; done',
   ].join("\n");
 }

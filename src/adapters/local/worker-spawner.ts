@@ -16,6 +16,8 @@ export interface LaunchedShell {
   signal(signal: NodeJS.Signals): void;
   /** Done with it: stop reading its pipes, whatever still holds them. */
   forget(): void;
+  /** It did not end `after` its SIGKILL: end the run with an error, and whatever holds the shell. */
+  abandon(after: string): void;
 }
 
 export interface LaunchRequest {
@@ -51,6 +53,13 @@ export function launchThroughSpawner(request: LaunchRequest, handlers: LaunchHan
   send({ op: "run", id, ...request });
   return {
     signal: (signal) => send({ op: "signal", id, signal }),
+    // The spawner did not carry out a SIGKILL: it is stuck (SIGSTOP, a full channel). Killed, its
+    // guard kills every worker group; the other runs end through its exit, this one now.
+    abandon: (after) => {
+      spawner.runs.get(id)?.onError(`the worker spawner did not answer ${after}: it was killed, and the worker with it`);
+      if (current === spawner) current = undefined;
+      spawner.child.kill("SIGKILL");
+    },
     forget: () => {
       // Once: a late message for a forgotten run finds no handlers and is dropped.
       if (!spawner.runs.delete(id)) return;
