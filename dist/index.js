@@ -332,8 +332,10 @@ function sweep(sids, signal) {
     let stat;
     try { stat = fs.readFileSync("/proc/" + name + "/stat", "latin1"); } catch { continue; }
     // pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
+    // A member still in the session's own group already had this signal from signalGroup: sent
+    // twice, a worker's TERM trap could run twice.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (sids.has(Number(fields[3]))) try { process.kill(Number(name), signal); } catch {}
+    if (sids.has(Number(fields[3])) && !sids.has(Number(fields[2]))) try { process.kill(Number(name), signal); } catch {}
   }
 }
 const stopRun = (pid, signal) => {
