@@ -1,21 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readJson, readLive, view, writeAtomic } from "./claim-files.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
-
-interface ClaimFile {
-  readonly key: string;
-  readonly holder: string;
-  readonly epoch: number;
-  readonly leaseMs: number;
-}
-
-interface Live extends ClaimFile {
-  readonly expiresAt: number;
-}
 
 /**
  * Claims on the local file system, safe across processes sharing one state folder.
@@ -251,64 +240,5 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     quietly(() => linkSync(target, join(dir, "claim")));
     quietly(() => unlinkSync(target));
     return false;
-  }
-}
-
-function checkFence(live: Live | undefined, token: ClaimToken): FencedResult {
-  if (live === undefined) return { ok: false, reason: "lost", detail: `no live claim on ${token.key}` };
-  if (live.epoch !== token.epoch) return { ok: false, reason: "stale", detail: `epoch ${token.epoch} is stale; ${live.holder} holds epoch ${live.epoch}` };
-  if (live.holder !== token.holder) return { ok: false, reason: "stale", detail: `held by ${live.holder}` };
-  return { ok: true };
-}
-
-const view = (live: Live): ClaimView => ({ key: live.key, holder: live.holder, epoch: live.epoch, expiresAt: live.expiresAt });
-
-function readLive(path: string): Live | undefined {
-  try {
-    const text = readFileSync(path, "utf8");
-    const st = statSync(path);
-    const file = JSON.parse(text) as ClaimFile;
-    return { ...file, expiresAt: st.mtimeMs + file.leaseMs };
-  } catch {
-    return undefined;
-  }
-}
-
-function readJson<T>(path: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeAtomic(path: string, content: string): void {
-  const tmp = `${path}.tmp-${nonce()}`;
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, path);
-  } catch (err) {
-    quietly(() => unlinkSync(tmp));
-    throw err;
-  }
-}
-
-const nonce = (): string => randomBytes(6).toString("hex");
-
-/** Runs a clean-up whose failure changes nothing (the file is already gone, or never was). */
-function quietly(action: () => void): void {
-  try {
-    action();
-  } catch {
-    // Nothing to undo.
-  }
-}
-
-/** The action's value, or undefined when it throws (a missing file read as "none"). */
-function attempt<T>(action: () => T): T | undefined {
-  try {
-    return action();
-  } catch {
-    return undefined;
   }
 }

@@ -24,6 +24,7 @@ export class ClassDurations implements DurationEstimates {
   private readonly all: Sum = { sum: 0, n: 0 };
   private shown = new Map<string, number>();
   private shownMean = HOUR;
+  private publishedAt = -Infinity;
 
   /** One run of the item with this claim key took `ms`. */
   observe(claimKey: string, ms: number): void {
@@ -35,6 +36,17 @@ export class ClassDurations implements DurationEstimates {
     this.byClass.set(cls, s);
     this.all.sum += ms;
     this.all.n++;
+  }
+
+  /**
+   * Publishes when `everyMs` has passed since the last publication; true when it did, and the
+   * queue must then be re-ordered (a rebuild per completion would be O(queue) each).
+   */
+  publishDue(now: number, everyMs: number): boolean {
+    if (now - this.publishedAt < everyMs) return false;
+    this.publishedAt = now;
+    this.publish();
+    return true;
   }
 
   /** Makes the runs recorded so far the estimates the queue reads. */

@@ -14,6 +14,7 @@ import type { Flight } from "./flight.js";
 import { heldClaim, LOCAL_POOL } from "./flight.js";
 import { REORDER_EVERY_MS } from "../queue/ready-queue.js";
 import { ClassDurations } from "./class-durations.js";
+import { idleSummaryText } from "./idle-summary-text.js";
 import { ItemBook } from "./item-book.js";
 import { LazyAbort } from "./lazy-abort.js";
 import { renewDue } from "./renew-due.js";
@@ -43,9 +44,8 @@ export class Engine<P> {
   private readonly taken = new Map<string, WorkItem<P>>();
   /** Run lengths seen so far, per task class: what a length-aware policy (`fair`) orders by. */
   private readonly durations = new ClassDurations();
-  /** Whether the policy reads `durations`, and when they were last published to the queue. */
+  /** Whether the policy reads `durations`. */
   private readonly usesDurations: boolean;
-  private durationsAt = -Infinity;
 
   constructor(
     private readonly loop: EngineLoop<P>,
@@ -193,14 +193,10 @@ export class Engine<P> {
         await this.settle(flight.item, flight.token, { ...result, stop }, { stop, disposition: "retry", summary: describeStop(stop), mode: { kind: "retry", notBefore: now } });
         continue;
       }
-      // A run that ended by itself tells how long its class takes. The queue takes the new means
-      // on the live queue's re-order cadence (a rebuild per completion would be O(queue) each).
+      // A run that ended by itself tells how long its class takes; the queue takes the new means
+      // on the live queue's re-order cadence.
       this.durations.observe(flight.item.claimKey, now - flight.startedAt);
-      if (this.usesDurations && now - this.durationsAt >= REORDER_EVERY_MS) {
-        this.durations.publish();
-        this.book.ready.reorder(now);
-        this.durationsAt = now;
-      }
+      if (this.usesDurations && this.durations.publishDue(now, REORDER_EVERY_MS)) this.book.ready.reorder(now);
       const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
       const landing = decideHeld(heldClaim(flight, this.options.leaseMs, worker), now, this.step);
       if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing.landing);
@@ -290,13 +286,9 @@ export class Engine<P> {
   private async idle(): Promise<IdleSummary> {
     const items = this.book.close();
     const summary: IdleSummary = { holder: this.options.holder, items, dispatched: this.dispatched };
-    const counts = new Map<string, number>();
-    for (const f of items.values()) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
-    const text = [...counts].map(([k, n]) => `${k}=${n}`).join(" ") || "nothing queued";
-    this.emit({ event: "IDLE", holder: this.options.holder, summary: text });
+    this.emit({ event: "IDLE", holder: this.options.holder, summary: idleSummaryText(items) });
     await this.loop.onIdle(summary);
     return summary;
   }
-
 }
 
