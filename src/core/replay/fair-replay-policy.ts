@@ -34,13 +34,8 @@ export function createFairReplayPolicy(kinds: number): ReplayPolicy {
         true,
         now,
       );
-      return {
-        get size() {
-          return heap.size;
-        },
-        push: (item) => heap.push(item),
-        pop: (t) => heap.pop(t),
-      };
+      // The heap is a ReplayQueue as it stands.
+      return heap;
     },
   };
 }

@@ -35,13 +35,8 @@ export function fromQueuePolicy(policy: QueuePolicy): ReplayPolicy {
     name: policy.name,
     createQueue: (now) => {
       const heap = new ReplayHeap<ReplayQueueItem>((a, b, t) => policy.compare(a, b, t), policy.timeDependent, now);
-      return {
-        get size() {
-          return heap.size;
-        },
-        push: (item) => heap.push(item),
-        pop: (t) => heap.pop(t),
-      };
+      // The heap is a ReplayQueue as it stands.
+      return heap;
     },
   };
 }

@@ -77,13 +77,8 @@ export function createSmithPolicy(kinds: number): ReplayPolicy {
         true,
         now,
       );
-      return {
-        get size() {
-          return heap.size;
-        },
-        push: (item) => heap.push(item),
-        pop: (t) => heap.pop(t),
-      };
+      // The heap is a ReplayQueue as it stands.
+      return heap;
     },
   };
 }
