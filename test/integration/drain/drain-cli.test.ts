@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { alive, readText, waitFor } from "../../support/process-waits.js";
 import { runBosun, startBosun } from "../../support/run-bosun.js";
 
 const REPO = join(import.meta.dirname, "../../..");
@@ -22,23 +23,6 @@ async function journal(state: string): Promise<Array<Record<string, unknown>>> {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("bosun drain", () => {
@@ -129,8 +113,8 @@ describe("bosun drain", () => {
     const f = await folder({ orphan: brief() });
     const pidFile = join(f.dir, "worker.pid");
     const first = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "2s", "--run", `echo $$ > ${pidFile}; sleep 30`], { cwd: f.dir });
-    await waitFor(() => existsSync(pidFile) && readFileSyncSafe(pidFile) !== "");
-    const worker = Number(readFileSyncSafe(pidFile));
+    await waitFor(() => existsSync(pidFile) && readText(pidFile) !== "");
+    const worker = Number(readText(pidFile));
     first.child.kill("SIGKILL");
     await first.done;
     await waitFor(() => !alive(worker), 5000);
@@ -151,8 +135,8 @@ describe("bosun drain", () => {
     const f = await folder({ long: brief() });
     const pidFile = join(f.dir, "worker.pid");
     const first = startBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "10m", "--run", `echo $$ > ${pidFile}; sleep 30`], { cwd: f.dir });
-    await waitFor(() => existsSync(pidFile) && readFileSyncSafe(pidFile) !== "");
-    const worker = Number(readFileSyncSafe(pidFile));
+    await waitFor(() => existsSync(pidFile) && readText(pidFile) !== "");
+    const worker = Number(readText(pidFile));
     first.child.kill("SIGINT");
     const stopped = await first.done;
     expect(stopped.code, stopped.stderr).toBe(130);
@@ -167,10 +151,3 @@ describe("bosun drain", () => {
   });
 });
 
-function readFileSyncSafe(path: string): string {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return "";
-  }
-}

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { alive, readPid, readText, waitFor } from "../../support/process-waits.js";
 import { runShell } from "../../../src/adapters/local/run-shell.js";
 import { runBosun, startBosun } from "../../support/run-bosun.js";
 
@@ -11,36 +12,6 @@ import { runBosun, startBosun } from "../../support/run-bosun.js";
 // masked, Ctrl-C releases, and every landed item has its result file. Each was run against the
 // code before its fix and seen failing, unless its comment says it held.
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Running, not a zombie: an orphan's zombie waits for init to reap it, which may take a while. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-const readText = (path: string): string => {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return "";
-  }
-};
-const readPid = (path: string): number => Number(readText(path) || NaN);
 /** Field N (1-based, after the command) of a process's /proc stat line: 2 is its parent. */
 const statField = (pid: number, n: number): number => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[n - 1]);
 /** The children of `pid`, from /proc. */

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { alive, readPid, waitFor } from "../../support/process-waits.js";
 import { runShell } from "../../../src/adapters/local/run-shell.js";
 import { startBosun } from "../../support/run-bosun.js";
 
@@ -10,24 +11,6 @@ import { startBosun } from "../../support/run-bosun.js";
 // the drain's own memory never makes a fork slow. What that must not cost: a worker outliving the
 // holder of its claim, however the holder or the spawner died.
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const readPid = (path: string): number => (existsSync(path) ? Number(readFileSync(path, "utf8").trim() || NaN) : NaN);
 /** The parent of a process, from /proc (field 4 of its stat line, after the command in parentheses). */
 const parentOf = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
 
