@@ -67,7 +67,7 @@ export async function applyTickEffects(deps: TickDeps, granted: ReadonlyMap<stri
       });
       continue;
     }
-    const flying = { issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt };
+    const flying = { issue: c.issue.number, title: c.issue.title, pool: poolName, holder: deps.holder, epoch: token.epoch, leaseUntil: token.expiresAt, grantedAt: deps.clock.now() };
     try {
       await dispatchItem(deps, c, token, pool.dispatch, pool.tier);
     } catch (err) {

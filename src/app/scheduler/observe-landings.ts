@@ -15,6 +15,7 @@ import { tallyWorkRecord } from "./work-cost-of.js";
 export interface WatchedFlight {
   readonly n: number;
   readonly epoch: number;
+  readonly grantedAt?: number;
 }
 
 /** The key of a watched flight: one per item and epoch (a retry granted in the same tick is watched beside the landing one). */
@@ -47,7 +48,7 @@ export async function observeLandings(deps: TickDeps, watching: Map<string, Watc
     else left.push([key, w]);
   }
   if (left.length > 0) {
-    const runOfFlight = (runs: readonly WorkflowRunView[], w: WatchedFlight) => runOf(runs, w.n, w.epoch, deps.github.knownRunId(w.n, w.epoch));
+    const runOfFlight = (runs: readonly WorkflowRunView[], w: WatchedFlight) => runOf(runs, w.n, w.epoch, deps.github.knownRunId(w.n, w.epoch), w.grantedAt);
     // Pages are read on (up to the listing's bound) while a run of those epochs is still missing.
     const runs = await deps.github.listRuns((rs) => left.every(([, w]) => runOfFlight(rs, w) !== undefined));
     await journalLeft(deps, watching, left, (w) => runOfFlight(runs, w), observed);
@@ -56,7 +57,7 @@ export async function observeLandings(deps: TickDeps, watching: Map<string, Watc
     if (deps.config.pools[f.pool]?.dispatch.kind !== "workflow") continue;
     const key = keyOf(f.issue, f.epoch);
     if (watching.size >= MAX_WATCHED && !watching.has(key)) break;
-    watching.set(key, { n: f.issue, epoch: f.epoch });
+    watching.set(key, { n: f.issue, epoch: f.epoch, ...(f.grantedAt === undefined ? {} : { grantedAt: f.grantedAt }) });
   }
   return observed;
 }

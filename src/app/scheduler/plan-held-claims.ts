@@ -70,7 +70,7 @@ export async function planHeldClaims(deps: TickDeps, batch: ClaimBatch, facts: P
     if (ending.has(h.claim.id)) continue;
     const snap = h.issue === undefined ? undefined : await github.snapshot(h.issue, true);
     liveIds.set(h.n, snap?.ok === true ? snap.snapshot.brief.id : undefined);
-    inFlight.push({ issue: h.n, title: h.issue?.title ?? `#${h.n}`, pool: h.claim.pool, holder: h.record.holder, epoch: h.record.epoch, leaseUntil: h.record.leaseUntil });
+    inFlight.push({ issue: h.n, title: h.issue?.title ?? `#${h.n}`, pool: h.claim.pool, holder: h.record.holder, epoch: h.record.epoch, leaseUntil: h.record.leaseUntil, ...(h.record.grantedAt === undefined ? {} : { grantedAt: h.record.grantedAt }) });
   }
   return { reclaims, lands, revived, inFlight, liveIds };
 }

@@ -51,6 +51,8 @@ export interface InFlightView {
   readonly holder: string;
   readonly epoch: number;
   readonly leaseUntil: number;
+  /** When this epoch was granted (the claim record's), so only a run created after it speaks for it. */
+  readonly grantedAt?: number;
 }
 
 export interface TickReport {
