@@ -71,8 +71,9 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
     const stderr = await readText(stderrPath);
     const report = preset.readOutput({ stdout, stderr, exit: run.exit });
     const cost: RunCost = { wall_clock_s: wallClock, ...(report.tokens === undefined ? {} : { tokens: report.tokens }), ...(report.usd === undefined ? {} : { usd: report.usd }) };
-    const tail = stderr.replace(/\s+$/, "").split("\n").filter((l) => l !== "").slice(-15);
-    const evidence = { command: redact(shown), exit: run.exit, lines: [report.summary, ...tail].map(redact) };
+    // Masked whole before it is cut into lines: a multi-line secret (a private key) matches no single line.
+    const tail = redact(stderr).replace(/\s+$/, "").split("\n").filter((l) => l !== "").slice(-15);
+    const evidence = { command: redact(shown), exit: run.exit, lines: [redact(report.summary), ...tail] };
     if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };

@@ -57,12 +57,12 @@ async function workspace(briefs: Record<string, string>): Promise<string> {
   return dir;
 }
 
-async function drain(agent: string, scenarios: Record<string, Record<string, Scenario | Scenario[]>>, briefs: Record<string, string>, extraArgs: string[] = []) {
+async function drain(agent: string, scenarios: Record<string, Record<string, Scenario | Scenario[]>>, briefs: Record<string, string>, extraArgs: string[] = [], extraEnv: Record<string, string> = {}) {
   const bin = await standInBin(scenarios);
   const dir = await workspace(briefs);
   const run = await runBosun(["drain", "--agent", agent, "--briefs", "briefs", "--state", "state", "--attempts", "1", ...extraArgs], {
     cwd: dir,
-    env: { PATH: `${bin.dir}:${process.env["PATH"] ?? ""}`, ...RUNNER_SECRETS, ...MODEL_KEYS },
+    env: { PATH: `${bin.dir}:${process.env["PATH"] ?? ""}`, ...RUNNER_SECRETS, ...MODEL_KEYS, ...extraEnv },
   });
   const journal = (await readFile(join(dir, "state", "journal.jsonl"), "utf8"))
     .trim()
@@ -220,6 +220,17 @@ describe("agent presets under bosun drain --agent", () => {
     const d = await drain("claude-code", { claude: { "*": { sleepMs: 20_000 } } }, { slow: BRIEF("slow", ", wall_clock: 1s") });
     expect(d.lands.get("slow")).toMatchObject({ stop: { kind: "out_of_budget", limit: "wall_clock" } });
     expect((d.lands.get("slow")?.["cost"] as { wall_clock_s: number }).wall_clock_s).toBeGreaterThanOrEqual(1);
+  });
+
+  it("masks a multi-line secret the agent prints, in the journal's evidence and the result file", async () => {
+    const pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nbm90LWEtcmVhbC1rZXktYnV0LWxvbmc=\n-----END PRIVATE KEY-----";
+    const d = await drain("claude-code", { claude: { "*": { stderr: `oops: ${pem}\n` } } }, { leaky: BRIEF("leaky") }, [], { DEPLOY_PRIVATE_KEY: pem });
+    const evidence = JSON.stringify(d.lands.get("leaky")?.["evidence"]);
+    expect(evidence).toContain("oops:");
+    for (const line of pem.split("\n").slice(1, 3)) {
+      expect(evidence).not.toContain(line);
+      expect(await readFile(join(d.dir, "state", "results", "leaky.json"), "utf8")).not.toContain(line);
+    }
   });
 
   it("rejects an unknown agent name and --agent with --run, naming the flag", async () => {

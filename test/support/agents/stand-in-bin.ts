@@ -10,6 +10,8 @@ export interface Scenario {
   readonly result?: unknown;
   readonly exit?: number;
   readonly sleepMs?: number;
+  /** Text the stand-in writes to stderr before it ends (e.g. a secret it should never have shown). */
+  readonly stderr?: string;
 }
 
 /** One recorded start of a stand-in: its arguments, environment, working folder and prompt. */

@@ -37,6 +37,7 @@ export function standIn(tool, format) {
   // (`result: null` in a scenario: it just stops); aider's model cannot write that file at all.
   const result = scenario.result === undefined ? (format.declares && (scenario.outcome ?? "done") === "done" ? { kind: "done" } : undefined) : scenario.result;
   if (result !== undefined && result !== null && process.env.BOSUN_RESULT !== undefined) writeFileSync(process.env.BOSUN_RESULT, JSON.stringify(result));
+  if (scenario.stderr !== undefined) process.stderr.write(scenario.stderr);
   process.stderr.write(`${tool} stand-in: scenario ${scenario.outcome ?? "done"}\n`);
   const finish = () => {
     process.stdout.write(format.output(scenario.outcome ?? "done", args));
