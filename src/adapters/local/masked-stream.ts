@@ -3,7 +3,7 @@ import { secretForms } from "../../core/redact/secret-forms.js";
 
 // The longest token shape redactSecrets knows by pattern (`github_pat_` and 255 characters).
 const LONGEST_SHAPE = 266;
-// Past this, held text goes out whatever it holds: a worker's output never piles up here.
+// Past this, held text goes out (all but the held tail) wherever it can be cut: output never piles up here.
 const MOST_HELD = 1024 * 1024;
 // What a token shape is made of: a cut is never placed inside a run of these.
 const TOKEN_CHAR = /[A-Za-z0-9_\-.~+/=]/;
@@ -41,7 +41,8 @@ export function maskedStream(secrets: readonly string[]): MaskedStream {
       if (cut === 0) cut = betweenTokens(pending, safe);
       cut = outsideSecrets(pending, cut, forms);
       if (cut === 0 && pending.length < MOST_HELD) return "";
-      if (cut === 0) cut = pending.length;
+      // Past the bound, out goes all but the held tail: a secret the run ends with is still whole later.
+      if (cut === 0) cut = outsideSecrets(pending, safe, forms) || safe;
       const out = redactSecrets(pending.slice(0, cut), secrets);
       pending = pending.slice(cut);
       return out;

@@ -59,6 +59,14 @@ describe("maskedStream", () => {
     }
   });
 
+  it("past its 1 MB bound it still holds back the last characters, so a secret at the end of a long token run is not cut", () => {
+    const m = maskedStream([SECRET]);
+    // One unbroken run of token characters longer than the bound, ending in the first half of the secret.
+    const out = [m.write(`${"a".repeat(1024 * 1024)}${SECRET.slice(0, 10)}`), m.write(SECRET.slice(10)), m.end()].join("");
+    expect(out).not.toContain(SECRET);
+    expect(out.length).toBeGreaterThan(1024 * 1024);
+  });
+
   it("passes everything else through whole and in order", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), fc.array(fc.nat(3000), { maxLength: 5 }), (text, cuts) => {
