@@ -1,6 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { parseWorkRecordMarker, workRecordCheckName } from "../../core/journal/work-record-marker.js";
-import type { SchedulerReads, WorkRecordRead } from "./scheduler-github.js";
+import { trustedGateApps } from "../dashboard/gate-check-events.js";
+import type { SchedulerReads, WorkRecord } from "./scheduler-github.js";
 
 /** How many check runs one read looks at: one name per item and epoch leaves a handful (re-runs) at most. */
 const MAX_RECORDS = 20;
@@ -15,17 +16,17 @@ const MAX_RECORDS = 20;
  */
 export function octokitWorkRecordReads(octokit: Octokit, options: { readonly owner: string; readonly repo: string; readonly botLogin: string }): Pick<SchedulerReads, "workRecord"> {
   const { owner, repo } = options;
-  const own = options.botLogin.replace(/\[bot\]$/, "").toLowerCase();
+  // The apps the gate's reader believes are the ones believed here: the Bosun App alone.
+  const trusted = new Set(trustedGateApps(options.botLogin).map((slug) => slug.toLowerCase()));
   return {
     async workRecord(issue, epoch, run) {
       const ignored: string[] = [];
       if (run.headSha === undefined) return { ignored: ["the run's head commit is unknown"] };
       const { data } = await octokit.rest.checks.listForRef({ owner, repo, ref: run.headSha, check_name: workRecordCheckName(String(issue), epoch), filter: "all", per_page: MAX_RECORDS });
-      let best: { id: number; read: Extract<WorkRecordRead, { record: unknown }> } | undefined;
+      let best: { id: number; record: WorkRecord; costProblem: string | undefined } | undefined;
       for (const c of data.check_runs) {
-        const slug = (c.app?.slug ?? "").toLowerCase();
         // github-actions is never Bosun, even where Bosun runs as an Action under its token.
-        if (slug === "" || slug !== own || slug === "github-actions") {
+        if (!trusted.has((c.app?.slug ?? "").toLowerCase())) {
           ignored.push("posted by an app that is not the Bosun App");
           continue;
         }
@@ -45,10 +46,10 @@ export function octokitWorkRecordReads(octokit: Octokit, options: { readonly own
           continue;
         }
         // A re-run of the same run posts again: the newest record is the run's last word.
-        if (best === undefined || c.id > best.id) best = { id: c.id, read: { record: { stop: marker.stop, ...(marker.cost === null ? {} : { cost: marker.cost }) }, ignored: [], ...(parsed.costProblem === undefined ? {} : { costProblem: parsed.costProblem }) } };
+        if (best === undefined || c.id > best.id) best = { id: c.id, record: { stop: marker.stop, ...(marker.cost === null ? {} : { cost: marker.cost }) }, costProblem: parsed.costProblem };
       }
       if (best === undefined) return { ignored };
-      return { ...best.read, ignored: [...ignored, ...(best.read.costProblem === undefined ? [] : [best.read.costProblem])] };
+      return { record: best.record, ignored: best.costProblem === undefined ? ignored : [...ignored, best.costProblem] };
     },
   };
 }

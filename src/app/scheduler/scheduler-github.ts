@@ -34,10 +34,10 @@ export interface WorkRecord {
 }
 
 /**
- * One run's record as read back, with why each check run looked at was not believed (and a cost
- * left out for not validating, as `costProblem` too), for the dashboard to show.
+ * One run's record as read back, with why each check run looked at was not believed (and why a
+ * cost was left out, when it did not validate), for the dashboard to show.
  */
-export type WorkRecordRead = { readonly record: WorkRecord; readonly ignored: readonly string[]; readonly costProblem?: string } | { readonly ignored: readonly string[] };
+export type WorkRecordRead = { readonly record: WorkRecord; readonly ignored: readonly string[] } | { readonly ignored: readonly string[] };
 
 /** A pull request linked to an item (by `Closes #n` in its body or a `bosun/<n>` branch). */
 export interface PullLink {
