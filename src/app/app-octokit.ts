@@ -3,15 +3,4 @@ import type { Context } from "probot";
 /** The installation-authenticated client Probot hands each event (`context.octokit`). */
 export type AppOctokit = Context["octokit"];
 
-/** A repository by owner and name, as every REST route takes it. */
-export interface RepoRef {
-  readonly owner: string;
-  readonly repo: string;
-}
-
-/** `owner/name`, lower-cased: the key of every per-repository cache. */
-export function repoKey(ref: RepoRef): string {
-  return `${ref.owner}/${ref.repo}`.toLowerCase();
-}
-
-
+export { repoKey, type RepoRef } from "../adapters/github/repo-ref.js";

@@ -1,20 +1,13 @@
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
-import { renderDashboard } from "../core/dashboard/render-dashboard.js";
-import { createConfigLoader } from "./config/load-config.js";
+import { createConfigLoader } from "../adapters/github/config-loader.js";
 import { createDashboardUpsert } from "./dashboard/upsert-dashboard.js";
 import { throttledDashboard } from "./dashboard/throttled-dashboard.js";
 import { APP_DEFAULTS } from "./app-defaults.js";
-import { SnapshotCache } from "./snapshot-cache.js";
-import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
 import { registerDashboardActions } from "./dashboard/register-dashboard-actions.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
-import { registerIntake } from "./intake/register-intake.js";
-import { createSerializeByKey } from "./intake/serialize-by-key.js";
-import { createApprovalSweeper } from "./intake/sweep-approvals.js";
 import type { AppOctokit } from "./app-octokit.js";
-import { schedulerDashboardState } from "./dashboard/scheduler-dashboard-state.js";
-import { gateVerdictReader, trustedGateApps } from "./dashboard/gate-check-events.js";
+import { schedulerDashboardState, type RecentLand } from "./dashboard/scheduler-dashboard-state.js";
 import { registerScheduler } from "./scheduler/register-scheduler.js";
 import { scheduleTicks } from "./scheduler/schedule-ticks.js";
 import type { Clock } from "../core/engine/clock.js";
@@ -38,13 +31,17 @@ export interface BosunAppOptions {
   readonly clock?: Clock;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
   readonly tickEveryMs?: number;
-  /** Run the scheduler (default true); off, the app only takes briefs in (tests of the intake alone). */
-  readonly scheduler?: boolean;
   /** A user-to-server client for `assign` to Copilot, which refuses installation tokens (docs/dispatch.md). */
   readonly copilot?: Octokit;
 }
 
-/** Bosun's Probot app: a plain function of the app; server, env and CLI wiring live elsewhere. */
+const RECENT_LANDS = 10;
+
+/**
+ * Bosun's Probot app: a plain function of the app; server, env and CLI wiring live elsewhere.
+ * Every webhook is a hint to one tick per repository (docs/scheduling.md), which takes approvals
+ * in, lands, reviews and grants; the dashboard follows the tick's own view.
+ */
 export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
   const now = options.now ?? (() => Date.now());
   const botLogin = once(async () => {
@@ -61,55 +58,51 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
   });
   const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
-  // The intake's snapshots, known to the scheduler of this process without reading them back.
-  const snapshots = new SnapshotCache();
   const labelBootstrap = createLabelBootstrap();
-  registerIntake(app, {
-    snapshots,
-    config: configLoader,
-    labels: labelBootstrap,
-    botLogin,
-    serialize: createSerializeByKey(),
-    // A configuration broken (or fixed) shows on the dashboard at once, not at the next tick.
-    onConfigProblems: async (octokit, repo, loaded) => {
-      await upsertDashboard(octokit, repo, renderDashboard(await intakeDashboardState(octokit, repo, loaded, now())));
-    },
-  });
-  registerDashboardActions(app, { config: configLoader, botLogin });
-  if (options.scheduler === false) return;
-  // The gate's verdicts, read back from its check runs for the items this process landed (fleet metrics).
-  const gateVerdictsOf = gateVerdictReader(snapshots, async () => trustedGateApps(await botLogin()), (error) => app.log.warn({ error }, "bosun: could not read bosun/gate check runs for the fleet metrics"));
+  const recent = new Map<string, RecentLand[]>();
+  const idleShown = new Map<string, boolean>();
   const scheduler = registerScheduler(app, {
     loadConfig: (octokit, owner, repo) => configLoader.load(octokit as unknown as AppOctokit, { owner, repo }),
     clock: options.clock ?? systemClock,
     journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
     botLogin,
-    snapshots,
     ...(options.copilot === undefined ? {} : { copilot: options.copilot }),
-    // The dashboard follows the ticks: at once for what a maintainer acts on, else at most every few minutes.
-    onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
-      const gates = await gateVerdictsOf(octokit as unknown as Octokit, { owner, repo }, repoScheduler.recentEvents);
-      const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents, gates, workRecords: repoScheduler.workRecords });
-      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
+    // The busy/idle line first, from the tick's own facts: a backlog of the tick's writes never
+    // leaves the dashboard saying idle while anything is queued, held or in review.
+    beforeApply: async ({ owner, repo, octokit, config, problems }, view) => {
+      const key = `${owner}/${repo}`;
+      if (idleShown.get(key) === view.idle) return;
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, schedulerDashboardState({ repo: key, now: now(), config, problems, view, recentLands: recent.get(key) ?? [] }));
+      idleShown.set(key, view.idle);
+    },
+    onTick: async ({ owner, repo, octokit, config, problems }, report, ticker) => {
+      const key = `${owner}/${repo}`;
+      const lands = recent.get(key) ?? [];
+      for (const l of report.view.landed) lands.unshift({ issue: l.n, title: l.title, ok: l.disposition === "ok", summary: l.summary, at: now() });
+      lands.splice(RECENT_LANDS);
+      recent.set(key, lands);
+      idleShown.set(key, report.view.idle);
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, schedulerDashboardState({ repo: key, now: now(), config, problems, view: report.view, recentLands: lands, events: ticker.recentEvents }));
+    },
+    // Labels once per repository and process, after its first tick: never on an approval's path
+    // (GitHub creates a missing label when one is added, without Bosun's colour and description).
+    firstTick: async ({ owner, repo, octokit, config }) => {
+      await labelBootstrap(octokit as unknown as AppOctokit, { owner, repo }, config);
     },
   });
-  // The timed sweep also takes in approvals whose webhook was lost or read stale, before the tick.
-  const approvals = createApprovalSweeper();
-  const sweepThenTick = {
-    tickRepo: async (octokit: Parameters<typeof scheduler.tickRepo>[0], owner: string, repo: string, defaultBranch: string): Promise<void> => {
-      const ref = { owner, repo };
-      const appOctokit = octokit as unknown as AppOctokit;
-      try {
-        const loaded = await configLoader.load(appOctokit, ref);
-        const site = { octokit: appOctokit, repo: ref, log: app.log.child({ repo: `${owner}/${repo}`, sweep: "approvals" }), labels: () => labelBootstrap(appOctokit, ref, loaded.config), snapshots };
-        await approvals.sweep(site, await botLogin(), loaded.config);
-      } catch (err) {
-        app.log.error({ err: err instanceof Error ? err.message : String(err), repo: `${owner}/${repo}` }, "bosun: the approval sweep failed; the next sweep retries");
-      }
-      await scheduler.tickRepo(octokit, owner, repo, defaultBranch);
+  registerDashboardActions(app, {
+    config: configLoader,
+    botLogin,
+    retry: async (octokit, repo, issue, person, which, config) => {
+      const { data } = await octokit.rest.repos.get(repo);
+      const ticker = await scheduler.ticker(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
+      const outcome = await ticker.retryByPerson(config, issue, person, which);
+      await scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
+      return outcome;
     },
-  };
-  if (options.tickEveryMs !== undefined) scheduleTicks(app, sweepThenTick, options.tickEveryMs);
+  });
+  // The timer is what makes the scheduler eventually right: webhooks can be lost, leases run out silently.
+  if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);
 }
 
 /** Memoises a lookup; a failure is forgotten so the next call retries. */

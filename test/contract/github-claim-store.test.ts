@@ -4,7 +4,7 @@ import type { FakeGitHub } from "../fake-github/create-fake-github.js";
 import { createTestOctokit } from "../fake-github/test-octokit.js";
 import { octokitClaimRefs } from "../../src/adapters/github/claim-refs-api.js";
 import { GitHubClaimStore } from "../../src/adapters/github/github-claim-store.js";
-import { parseClaimMessage } from "../../src/adapters/github/claim-record.js";
+import { parseClaimMessage } from "../../src/core/claims/claim-record.js";
 import { claimStoreContract } from "./claim-store.contract.js";
 
 const fakes: FakeGitHub[] = [];

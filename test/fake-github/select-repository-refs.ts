@@ -3,7 +3,8 @@
  * answers them. The prefix must end with `/`; a ref's `name` is the part after it (`12` for
  * `refs/bosun/claims/12` under `refs/bosun/claims/`) and `prefix` echoes it; refs come in
  * alphabetical order of name (GitHub's default, ALPHABETICAL ASC). `target` is the commit, with
- * `... on Commit { message }` for its message.
+ * `... on Commit { message }` for its message, and `signature` (null when unsigned), `author` and
+ * `committer` (`GitActor`: name, email, date) so a reader can tell who GitHub signed it for.
  */
 import { GraphqlError } from "./graphql-error.js";
 import type { GraphqlField } from "./parse-graphql-operation.js";
@@ -37,11 +38,30 @@ function selectTarget(field: GraphqlField, repo: RepoState | undefined, sha: str
   const commit = sha === undefined ? undefined : repo?.commits.get(sha);
   // A ref at an object the fake does not hold has no target (GitHub's `target` is nullable); an empty page only checks the selection.
   if (sha !== undefined && commit === undefined) return null;
-  return selectGraphqlFields(field, COMMIT_TYPE, {
-    oid: commit?.sha ?? null,
-    abbreviatedOid: commit?.sha.slice(0, 7) ?? null,
-    message: commit?.message ?? null,
-    authoredDate: commit?.author.date ?? null,
-    committedDate: commit?.committer.date ?? null,
-  });
+  return selectGraphqlFields(
+    field,
+    COMMIT_TYPE,
+    {
+      oid: commit?.sha ?? null,
+      abbreviatedOid: commit?.sha.slice(0, 7) ?? null,
+      message: commit?.message ?? null,
+      authoredDate: commit?.author.date ?? null,
+      committedDate: commit?.committer.date ?? null,
+    },
+    {
+      author: (f) => (commit === undefined ? null : selectGitActor(f, commit.author)),
+      committer: (f) => (commit === undefined ? null : selectGitActor(f, commit.committer)),
+      // GitHub answers null for an unsigned commit; a signed one is a GpgSignature (an App's API
+      // commits are signed by GitHub itself: wasSignedByGitHub).
+      signature: (f) =>
+        commit?.signedFor === undefined
+          ? null
+          : selectGraphqlFields(f, { name: "GpgSignature", interfaces: ["GitSignature"] }, { isValid: true, state: "VALID", wasSignedByGitHub: true, email: "noreply@github.com" }),
+    },
+  );
+}
+
+/** A commit's author or committer (`GitActor`): name, email and date as written. */
+function selectGitActor(field: GraphqlField, who: { name: string; email: string; date: string }): Record<string, unknown> {
+  return selectGraphqlFields(field, "GitActor", { name: who.name, email: who.email, date: who.date });
 }

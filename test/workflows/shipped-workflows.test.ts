@@ -65,12 +65,16 @@ describe("the ready-to-copy workflows", () => {
     expect(work["run-name"]).toBe("bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}");
   });
 
-  it.each(shipped.filter((f) => f.startsWith("bosun-work")))("%s: the land job's App token may post the bosun/work record (checks: write), the agent job holds none", async (file) => {
+  it.each(shipped.filter((f) => f.startsWith("bosun-work")))("%s: the check and land jobs' App tokens may read who started the run (actions: read) and post no check run; the agent job holds none", async (file) => {
     const { parse } = await import("yaml");
     type Step = { uses?: string; with?: Record<string, unknown> };
     const wf = parse(readFileSync(join(DIR, file), "utf8")) as { jobs: Record<string, { steps?: Step[] }> };
     const tokenOf = (job: string) => wf.jobs[job]?.steps?.find((s) => (s.uses ?? "").startsWith("actions/create-github-app-token@"))?.with;
-    expect(tokenOf("land")?.["permission-checks"]).toBe("write");
+    // Only runs the App dispatched work on its items: both App-token jobs ask GitHub who started the run.
+    expect(tokenOf("check")?.["permission-actions"]).toBe("read");
+    expect(tokenOf("land")?.["permission-actions"]).toBe("read");
+    // The run's stop and cost are in the claim record now: nothing posts a check run as the App here.
+    expect(tokenOf("land")?.["permission-checks"]).toBeUndefined();
     expect(tokenOf("agent")).toBeUndefined();
   });
 });

@@ -19,10 +19,24 @@ export function checkAnnotations(report: GateReport): CheckAnnotation[] {
     .sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
 }
 
+/**
+ * What a fail or could-not-check stands for (docs/lifecycle.md): only the acceptance command
+ * failing is a retry (the agent may fix it at its next attempt); anything off the brief is a
+ * refusal; and the gate's own words, one line, for the item's status.
+ */
+export function gateFailure(report: GateReport): { failure?: "retry" | "refuse"; reason?: string } {
+  if (report.verdict === "pass") return {};
+  const counted = report.checks.filter((c) => c.advisory !== true);
+  const failing = counted.filter((c) => c.result === (report.verdict === "fail" ? "failed" : "could-not-check"));
+  const reason = failing.map((c) => `${c.check}: ${c.evidence}`).join("; ").replace(/\s+/g, " ").slice(0, 500);
+  if (report.verdict === "could-not-check") return { reason };
+  return { failure: failing.length > 0 && failing.every((c) => c.check === "acceptance") ? "retry" : "refuse", reason };
+}
+
 /** Posts one completed check run with the report, its annotations batched 50 a request. */
 export async function publishGateReport(writer: CheckRunWriter, headSha: string, report: GateReport, detailsUrl?: string): Promise<number> {
   // The first line is the machine-readable verdict the App turns into a GATE event (fleet metrics).
-  const marker = renderGateCheckMarker({ v: 1, item: report.brief?.id ?? null, brief: report.brief?.hash ?? null, verdict: report.verdict, sha: headSha });
+  const marker = renderGateCheckMarker({ v: 1, item: report.brief?.id ?? null, brief: report.brief?.hash ?? null, verdict: report.verdict, sha: headSha, ...gateFailure(report) });
   const summary = `${marker}\n${renderGateMarkdown(report)}`.slice(0, MAX_SUMMARY);
   const title = report.verdict === "pass" ? "pass" : report.verdict === "fail" ? `fail: ${report.checks.filter((c) => c.result === "failed" && c.advisory !== true).map((c) => c.check).join(", ")}` : "could not check";
   const [first = [], ...rest] = batchAnnotations(checkAnnotations(report));

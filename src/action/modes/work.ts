@@ -25,7 +25,8 @@ import { actionScheduler } from "../action-scheduler.js";
 import { applyWorkPatch } from "../apply-work-patch.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { MAX_WORK_RESULT_BYTES, readWorkResult, renderWorkResult } from "../work-result.js";
-import { publishWorkRecord } from "../post-work-record.js";
+import { normalizeLogin } from "../../core/separation/identity.js";
+import type { Octokit } from "@octokit/rest";
 
 const run = promisify(execFile);
 const PHASES = ["check", "agent", "land"] as const;
@@ -103,8 +104,8 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
   const found = await heldItem(io, ctx);
   if (found === undefined) return;
   if (phase === "check") {
-    io.setOutput("brief", JSON.stringify(found.snapshot.brief));
-    await io.summary(`### Bosun work on #${ctx.item} (epoch ${ctx.epoch}): checked\n\nThe item is held at this epoch and the brief is the approved one (\`${ctx.briefHash}\`).\n`);
+    io.setOutput("brief", JSON.stringify(found.brief));
+    await io.summary(`### Bosun work on #${ctx.item} (epoch ${ctx.epoch}): checked\n\nBosun dispatched this run; the item is held at this epoch by a record GitHub signed for the App, and the brief is the approved one (\`${ctx.briefHash}\`).\n`);
     return;
   }
   const path = resultPath(io);
@@ -135,10 +136,10 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
     if ("problem" in applied) stop = failed("unclassified", applied.problem);
     else if (applied.changes.length === 0) stop = blocked("the agent reported done but changed no file");
     else {
-      const branch = itemBranch(ctx.item, found.snapshot.brief.goal);
+      const branch = itemBranch(ctx.item, found.brief.goal);
       try {
         const payload = io.event.payload as { repository?: { default_branch?: string } };
-        const title = `#${ctx.item}: ${found.snapshot.brief.goal}`.slice(0, 250);
+        const title = `#${ctx.item}: ${found.brief.goal}`.slice(0, 250);
         // GITHUB_SHA is the commit the run was dispatched at, which both checkouts are of.
         pull = await publishItemPull(found.octokit, { ...io.event.repo, issue: ctx.item, epoch: ctx.epoch, base: payload.repository?.default_branch ?? "main", baseSha: io.env["GITHUB_SHA"] ?? applied.base, branch, title, briefHash: ctx.briefHash, changes: applied.changes });
         io.setOutput("pull-request", String(pull.number));
@@ -151,28 +152,25 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
   io.setOutput("stop", JSON.stringify(stop));
   io.setOutput("evidence", JSON.stringify(result.evidence));
   io.setOutput("cost", JSON.stringify(result.cost ?? null));
-  // The record the App journals this run's LAND from (its stop and cost), posted before the land so
-  // the App finds it once it sees the claim move. Best effort: without it the App still lands the
-  // run from its conclusion, and counts its cost as missing.
-  const recorded = await publishWorkRecord(io, found.octokit, ctx, stop, result.cost);
-  let landed: Awaited<ReturnType<typeof found.scheduler.land>>;
+  // The landing is recorded once, in the claim record (with the stop, the evidence and the cost):
+  // done with its pull request is "PR open, gate pending"; the App reads it back, never decides it again.
+  let landed: Awaited<ReturnType<typeof found.ticker.landRun>>;
   try {
-    landed = await found.scheduler.land(found.config, found.issue, found.token, stop, result.evidence, result.cost);
+    landed = await found.ticker.landRun(found.config, ctx.item, found.token, stop, { evidence: result.evidence, ...(result.cost === undefined ? {} : { cost: result.cost }), ...(pull === undefined ? {} : { pull: pull.number }), ...(io.event.runId > 0 ? { run: io.event.runId } : {}) });
   } catch (err) {
     // The claim ref could not be written (GitHub failed and nothing moved): the outcome is in this
     // run's outputs and conclusion, and the scheduler lands or reclaims the item from there.
     io.setFailed(`bosun work: the land could not be written: ${err instanceof Error ? err.message : String(err)}; the scheduler takes the item back from this run's conclusion`);
     return;
   }
+  const state = landed === undefined ? "refused (stale epoch)" : landed.state === "review" ? `PR open, gate pending` : landed.state === "released" ? "back in the queue" : (landed.outcome?.summary ?? landed.state);
   await io.summary(
     [
       `### Bosun work on #${ctx.item} (epoch ${ctx.epoch})`,
       "",
-      `| stop | landed | command | exit | pull request |`,
+      `| stop | item | command | exit | pull request |`,
       `|---|---|---|---|---|`,
-      `| ${describeStop(stop).replace(/\|/g, "\\|")} | ${landed === undefined ? "refused (stale epoch)" : landed.disposition} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} | ${pull === undefined ? "—" : `#${pull.number}${pull.created ? "" : " (reused)"}`} |`,
-      "",
-      recorded,
+      `| ${describeStop(stop).replace(/\|/g, "\\|")} | ${state.replace(/\|/g, "\\|")} | \`${result.evidence.command.replace(/[|`]/g, "\\$&")}\` | ${result.evidence.exit ?? "—"} | ${pull === undefined ? "—" : `#${pull.number}${pull.created ? "" : " (reused)"}`} |`,
       "",
     ].join("\n"),
   );
@@ -180,26 +178,41 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
   else if (stop.kind !== "done") io.setFailed(`bosun work: ${describeStop(stop)}`);
 }
 
+/**
+ * The item this run may act on, or undefined (the step failed, saying why): only a run the App
+ * dispatched (GitHub records who started a run; anyone with write access can start this workflow
+ * with any inputs), on an item held at exactly this epoch by a record GitHub signed for the App,
+ * for exactly the approved brief.
+ */
 async function heldItem(io: ActionIo, ctx: WorkCtx) {
   const sched = await actionScheduler(io, "work", ctx.token, `work-${io.event.runId}`);
   if (sched === undefined) return undefined;
-  const found = await sched.scheduler.claimOf(sched.config, ctx.item);
-  if ("problem" in found) {
+  const dispatcher = await dispatchedBy(sched.octokit, io);
+  if (dispatcher.problem !== undefined || normalizeLogin(dispatcher.actor) !== normalizeLogin(sched.botLogin)) {
+    io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: "not dispatched by Bosun" }));
+    io.setFailed(`bosun work: refusing to act: this run was not dispatched by ${sched.botLogin} (${dispatcher.problem ?? `GitHub says ${dispatcher.actor} started it, by ${dispatcher.event}`}); only the runs Bosun dispatches work on its items`);
+    return undefined;
+  }
+  const found = await sched.ticker.heldItem(sched.config, ctx.item, ctx.epoch, ctx.briefHash);
+  if (!found.ok) {
+    // Another worker holds the item now, nobody does, or the record is not Bosun's: doing the work would do it twice or for nobody.
+    io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: found.problem }));
     io.setFailed(`bosun work: refusing to act: ${found.problem}`);
     return undefined;
   }
-  const token = found.token;
-  if (token === undefined || token.epoch !== ctx.epoch) {
-    // Another worker holds the item now (or nobody does): doing the work would do it twice.
-    io.setOutput("stop", JSON.stringify({ kind: "failed", failure: "refuse", reason: "stale epoch" }));
-    io.setFailed(`bosun work: refusing to act on a stale epoch: this run has epoch ${ctx.epoch}, the item is ${token === undefined ? "not held" : `held at epoch ${token.epoch}`}`);
-    return undefined;
+  return { ...sched, ...found };
+}
+
+/** Who GitHub says started this run, and by which event (read from the run itself, not from inputs). */
+async function dispatchedBy(octokit: Octokit, io: ActionIo): Promise<{ actor: string; event: string; problem?: string }> {
+  if (!(io.event.runId > 0)) return { actor: "", event: "", problem: "GITHUB_RUN_ID is not set: the run cannot be identified" };
+  try {
+    const { data } = await octokit.rest.actions.getWorkflowRun({ ...io.event.repo, run_id: io.event.runId });
+    if (data.event !== "workflow_dispatch") return { actor: data.actor?.login ?? "", event: data.event, problem: `it was started by ${data.event}, not workflow_dispatch` };
+    return { actor: data.triggering_actor?.login ?? data.actor?.login ?? "", event: data.event };
+  } catch (err) {
+    return { actor: "", event: "", problem: `the run ${io.event.runId} could not be read (${err instanceof Error ? err.message : String(err)}): it needs actions: read` };
   }
-  if (found.snapshot.hash !== ctx.briefHash) {
-    io.setFailed(`bosun work: refusing to act: the approved brief is ${found.snapshot.hash}, this run was dispatched with ${ctx.briefHash}`);
-    return undefined;
-  }
-  return { ...sched, issue: found.issue, snapshot: found.snapshot, token };
 }
 
 /** The agent's job: no GitHub credential is even accepted here, so none can reach the agent. */

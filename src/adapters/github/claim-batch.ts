@@ -1,5 +1,5 @@
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { ClaimRecord } from "./claim-record.js";
+import type { ClaimRecord } from "../../core/claims/claim-record.js";
 
 /**
  * Changes to several claims planned by one reconcile tick, written as one commit and one atomic

@@ -1,5 +1,5 @@
 import type { ClaimRefsApi } from "./claim-refs-api.js";
-import { renderClaimMessage } from "./claim-record.js";
+import { renderClaimMessage } from "../../core/claims/claim-record.js";
 import { ClaimRefView } from "./claim-ref-view.js";
 
 /**
@@ -41,8 +41,9 @@ export class ClaimFloors {
     await this.floors.list(this.reuseListingMs);
     const floorHead = (await this.floors.read(floorRef))?.sha;
     // The floor commit descends from the previous floor, so the floor ref only fast-forwards.
-    const floorSha = await this.refs.createCommit(renderClaimMessage(record), floorHead === undefined ? [sha] : [floorHead, sha]);
-    this.floors.wrote(floorSha, { single: record });
+    const parents = floorHead === undefined ? [sha] : [floorHead, sha];
+    const { sha: floorSha, signedBy } = await this.refs.createCommit(renderClaimMessage(record), parents);
+    this.floors.wrote(floorSha, { single: record }, signedBy, parents);
     const outcome = await this.refs.updateRefs([
       { ref: floorRef, from: floorHead, to: floorSha },
       { ref, from: sha, to: undefined },

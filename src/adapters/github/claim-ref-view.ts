@@ -1,6 +1,6 @@
 import type { ClaimRefsApi } from "./claim-refs-api.js";
-import type { ClaimCommit, ClaimRecord } from "./claim-record.js";
-import { parseClaimCommit, recordFor } from "./claim-record.js";
+import type { ClaimCommit, ClaimRecord } from "../../core/claims/claim-record.js";
+import { parseClaimCommit, recordFor } from "../../core/claims/claim-record.js";
 
 /** Unread claim commits above which a listing reads their messages in one GraphQL query. */
 const READ_AHEAD_FROM = 2;
@@ -14,7 +14,8 @@ const READ_AHEAD_FROM = 2;
 export class ClaimRefView {
   /** ref → sha, or null when it did not exist. */
   private readonly heads = new Map<string, string | null>();
-  private readonly commits = new Map<string, ClaimCommit | null>();
+  /** sha → what the commit says, who GitHub signed it for, and its parents when read on its own. */
+  private readonly commits = new Map<string, { readonly commit: ClaimCommit | null; readonly signedBy: string | undefined; readonly parents?: readonly string[] }>();
   private lastListed: ReadonlyArray<{ ref: string; sha: string }> = [];
   private listedAt = Number.NEGATIVE_INFINITY;
 
@@ -58,7 +59,7 @@ export class ClaimRefView {
     const unknown = new Set(refs.filter(({ sha }) => !this.commits.has(sha)).map(({ sha }) => sha)).size;
     if (unknown <= READ_AHEAD_FROM) return;
     const read = await this.refs.listRefsWithMessages(this.prefix).catch(() => []);
-    for (const { sha, message } of read) if (!this.commits.has(sha)) this.commits.set(sha, parseClaimCommit(message) ?? null);
+    for (const { sha, message, signedBy } of read) if (!this.commits.has(sha)) this.commits.set(sha, { commit: parseClaimCommit(message) ?? null, signedBy });
   }
 
   /** The ref's head and its record, from memory when known. */
@@ -75,8 +76,36 @@ export class ClaimRefView {
 
   /** The record a commit holds for a ref (read once per commit). */
   async recordAt(sha: string, ref: string): Promise<ClaimRecord | undefined> {
-    if (!this.commits.has(sha)) this.commits.set(sha, parseClaimCommit(await this.refs.getCommitMessage(sha)) ?? null);
-    return recordFor(this.commits.get(sha) ?? undefined, ref);
+    return recordFor((await this.commitAt(sha)).commit ?? undefined, ref);
+  }
+
+  /** What a commit says, when this process has read it (undefined: not read; null: not a claim commit). */
+  commitOf(sha: string): ClaimCommit | null | undefined {
+    return this.commits.get(sha)?.commit;
+  }
+
+  /** Who GitHub signed a commit for (normalized login), read with its message. */
+  async signerAt(sha: string): Promise<string | undefined> {
+    return (await this.commitAt(sha)).signedBy;
+  }
+
+  /** A commit's parents (read on their own when the listing did not carry them). */
+  async parentsOf(sha: string): Promise<readonly string[]> {
+    const known = await this.commitAt(sha);
+    if (known.parents !== undefined) return known.parents;
+    const read = await this.refs.getCommit(sha);
+    this.commits.set(sha, { ...known, parents: read.parents });
+    return read.parents;
+  }
+
+  private async commitAt(sha: string): Promise<{ readonly commit: ClaimCommit | null; readonly signedBy: string | undefined; readonly parents?: readonly string[] }> {
+    let known = this.commits.get(sha);
+    if (known === undefined) {
+      const read = await this.refs.getCommit(sha);
+      known = { commit: parseClaimCommit(read.message) ?? null, signedBy: read.signedBy, parents: read.parents };
+      this.commits.set(sha, known);
+    }
+    return known;
   }
 
   /** The remembered head (undefined: never seen; null: absent). */
@@ -84,9 +113,9 @@ export class ClaimRefView {
     return this.heads.get(ref);
   }
 
-  /** A commit this process wrote: known without reading it back. */
-  wrote(sha: string, commit: ClaimCommit): void {
-    this.commits.set(sha, commit);
+  /** A commit this process wrote (signed for `signedBy`, the identity it writes as): known without reading it back. */
+  wrote(sha: string, commit: ClaimCommit, signedBy: string | undefined, parents: readonly string[]): void {
+    this.commits.set(sha, { commit, signedBy, parents });
   }
 
   /** A ref now points at `sha` (null: deleted), as this process's own write or read says. */

@@ -1,12 +1,15 @@
 import type { Octokit } from "@octokit/rest";
+import { commitSigner } from "../../core/claims/commit-signer.js";
 import { statusOf } from "./status-of.js";
 
 /** The git primitives the GitHub claim store stands on; declared here, by their one consumer. */
 export interface ClaimRefsApi {
   /** The ref's commit, or undefined when it does not exist. Reads fresh, never from a cache. */
   getRef(ref: string): Promise<string | undefined>;
-  createCommit(message: string, parents: readonly string[]): Promise<string>;
-  getCommitMessage(sha: string): Promise<string>;
+  /** Writes an empty-tree commit; answers its sha and who GitHub signed it for (the writer, when it is a bot writing through the API). */
+  createCommit(message: string, parents: readonly string[]): Promise<{ readonly sha: string; readonly signedBy: string | undefined }>;
+  /** A commit's message, and who GitHub signed it for (normalized login; undefined: not verifiably anyone's). */
+  getCommit(sha: string): Promise<{ readonly message: string; readonly signedBy: string | undefined; readonly parents: readonly string[] }>;
   /**
    * Moves several refs at once, all or nothing (GraphQL `updateRefs`): each from the commit given
    * (undefined: must not exist yet) to `to` (undefined: delete it), fast-forward only. `applied`,
@@ -17,7 +20,7 @@ export interface ClaimRefsApi {
    * Every ref under the prefix with its commit's message, in one GraphQL query per 100 refs: how a
    * process with an empty cache reads the claims without one request per commit.
    */
-  listRefsWithMessages(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string; message: string }>>;
+  listRefsWithMessages(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string; message: string; signedBy: string | undefined }>>;
   /** Every ref under the prefix with its commit; `undefined` when unchanged since the last call (a free 304). */
   listRefs(prefix: string): Promise<ReadonlyArray<{ ref: string; sha: string }> | undefined>;
 }
@@ -33,16 +36,23 @@ const REFS_WITH_MESSAGES = `query ($owner: String!, $name: String!, $prefix: Str
   repository(owner: $owner, name: $name) {
     refs(refPrefix: $prefix, first: 100, after: $after) {
       pageInfo { hasNextPage endCursor }
-      nodes { name prefix target { oid ... on Commit { message } } }
+      nodes { name prefix target { oid ... on Commit { message signature { isValid } author { name email } committer { name email } } } }
     }
   }
 }`;
+
+interface GitActor {
+  readonly name: string | null;
+  readonly email: string | null;
+}
+
+const actor = (a: GitActor | null | undefined): { name: string; email: string } => ({ name: a?.name ?? "", email: a?.email ?? "" });
 
 interface RefsPage {
   repository: {
     refs: {
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
-      nodes: Array<{ name: string; prefix: string; target: { oid: string; message?: string } | null } | null>;
+      nodes: Array<{ name: string; prefix: string; target: { oid: string; message?: string; signature?: { isValid: boolean } | null; author?: GitActor | null; committer?: GitActor | null } | null } | null>;
     } | null;
   } | null;
 }
@@ -80,13 +90,15 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
       }
     },
     async listRefsWithMessages(prefix) {
-      const out: Array<{ ref: string; sha: string; message: string }> = [];
+      const out: Array<{ ref: string; sha: string; message: string; signedBy: string | undefined }> = [];
       let after: string | null = null;
       for (let page = 0; page < 100; page++) {
         const data: RefsPage = await octokit.graphql(REFS_WITH_MESSAGES, { owner, name: repo, prefix: prefix.endsWith("/") ? prefix : `${prefix}/`, after });
         const refs = data.repository?.refs;
         for (const node of refs?.nodes ?? []) {
-          if (node?.target?.message !== undefined) out.push({ ref: `${node.prefix}${node.name}`, sha: node.target.oid, message: node.target.message });
+          const target = node?.target;
+          // The record and its signature in one read: who wrote it is judged from the same answer.
+          if (node !== null && node !== undefined && target?.message !== undefined) out.push({ ref: `${node.prefix}${node.name}`, sha: target.oid, message: target.message, signedBy: commitSigner({ verified: target.signature?.isValid === true, author: actor(target.author), committer: actor(target.committer) }) });
         }
         if (refs?.pageInfo.hasNextPage !== true) break;
         after = refs.pageInfo.endCursor;
@@ -95,11 +107,11 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
     },
     async createCommit(message, parents) {
       const { data } = await octokit.rest.git.createCommit({ owner, repo, message, tree: EMPTY_TREE, parents: [...parents] });
-      return data.sha;
+      return { sha: data.sha, signedBy: commitSigner({ verified: data.verification?.verified === true, author: data.author, committer: data.committer }) };
     },
-    async getCommitMessage(sha) {
+    async getCommit(sha) {
       const { data } = await octokit.rest.git.getCommit({ owner, repo, commit_sha: sha });
-      return data.message;
+      return { message: data.message, signedBy: commitSigner({ verified: data.verification?.verified === true, author: data.author, committer: data.committer }), parents: data.parents.map((p) => p.sha) };
     },
     async listRefs(prefix) {
       try {

@@ -1,6 +1,6 @@
 import type { ClaimBatch } from "./claim-batch.js";
-import type { ClaimRecord } from "./claim-record.js";
-import { renderBatchMessage } from "./claim-record.js";
+import type { ClaimRecord } from "../../core/claims/claim-record.js";
+import { renderBatchMessage } from "../../core/claims/claim-record.js";
 import type { ClaimRefView } from "./claim-ref-view.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
 
@@ -27,8 +27,8 @@ export async function commitClaimBatch(refs: ClaimRefsApi, view: ClaimRefView, g
   const updates = writes.map((w) => ({ ref: w.ref, from: w.from }));
   if (batch.granting) updates.push({ ref: generationRef, from: view.head(generationRef) ?? undefined });
   const parents = [...new Set(updates.map((u) => u.from).filter((s): s is string => s !== undefined))];
-  const sha = await refs.createCommit(renderBatchMessage(writes), parents);
-  view.wrote(sha, { byRef: new Map(writes.map((w) => [w.ref, { record: w.record, from: w.from }])) });
+  const { sha, signedBy } = await refs.createCommit(renderBatchMessage(writes), parents);
+  view.wrote(sha, { byRef: new Map(writes.map((w) => [w.ref, { record: w.record, from: w.from }])) }, signedBy, parents);
   const outcome = await refs.updateRefs(updates.map((u) => ({ ...u, to: sha })));
   let applied = outcome === "applied";
   if (!applied) {

@@ -3,17 +3,14 @@ import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, Rele
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
-import type { ClaimRecord } from "./claim-record.js";
+import type { ClaimRecord } from "../../core/claims/claim-record.js";
 import { ClaimRefView } from "./claim-ref-view.js";
+import { previousOf } from "../../core/claims/claim-record.js";
+import { normalizeLogin } from "../../core/separation/identity.js";
 import type { BatchResult, ClaimBatch } from "./claim-batch.js";
-import { fence, reclaimed, released } from "./claim-transitions.js";
+import { fence, grantOver, reclaimed, released, type GrantFacts } from "../../core/claims/record-transitions.js";
 import { ClaimFloors } from "./claim-floors.js";
 import { commitClaimBatch } from "./commit-claim-batch.js";
-import type { ClaimSources } from "./decide-claim.js";
-import { decideClaim } from "./decide-claim.js";
-import type { GrantFacts } from "./grant-facts.js";
-
-export type { GrantFacts } from "./grant-facts.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -21,7 +18,24 @@ export interface GitHubClaimStoreOptions {
   readonly prefix?: string;
   /** Work already under way for a key (an open pull request or branch linked to it): a grant would duplicate it. */
   readonly evidence?: (key: string) => Promise<string | undefined>;
+  /**
+   * The login whose GitHub-signed commits are Bosun's records (the App's bot, e.g. `bosun[bot]`).
+   * Anyone who can push can write a ref under `refs/bosun/`: a commit not signed for this login is
+   * never believed — the item's record is then the newest one below it that is (or none). Unset,
+   * every commit is believed (only for stores that no one else can write, such as tests').
+   */
+  readonly signer?: string;
 }
+
+/** A ref whose head GitHub did not sign for the store's signer: the record it claims is not believed. */
+export interface ForgedHead {
+  readonly sha: string;
+  /** Who GitHub signed it for, if anyone. */
+  readonly signedBy: string | undefined;
+}
+
+/** How many commits below a forged head are searched for the newest record Bosun wrote. */
+const TRUSTED_DEPTH = 10;
 
 /**
  * Claims as git refs on GitHub (DESIGN.md, "Claims"). Each item has a ref pointing at a chain of
@@ -48,7 +62,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   /** Where cleaned-up claims leave their last record, so the next grant starts above its epoch. */
   readonly floorPrefix: string;
   private readonly floors: ClaimFloors;
-  private readonly sources: ClaimSources;
+  private readonly signer: string | undefined;
 
   constructor(private readonly options: GitHubClaimStoreOptions) {
     this.prefix = options.prefix ?? "refs/bosun/claims/";
@@ -56,7 +70,35 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     this.view = new ClaimRefView(options.refs, this.prefix);
     this.floors = new ClaimFloors(options.refs, this.view, this.prefix, REUSE_LISTING_MS);
     this.floorPrefix = this.floors.floorPrefix;
-    this.sources = { evidence: options.evidence, floorOf: (ref) => this.floors.floorOf(ref) };
+    this.signer = options.signer === undefined ? undefined : normalizeLogin(options.signer);
+  }
+
+  /**
+   * A ref's head and the record Bosun wrote for it: the head's own when GitHub signed it for the
+   * signer; otherwise the newest signed record below it (the forged head is reported, and a write
+   * still moves the ref from it, so the next record of Bosun's replaces it).
+   */
+  async current(ref: string): Promise<{ sha: string | undefined; record: ClaimRecord | undefined; forged?: ForgedHead }> {
+    const head = await this.view.read(ref);
+    if (head === undefined) return { sha: undefined, record: undefined };
+    return { sha: head.sha, ...(await this.believed(ref, head.sha, head.record)) };
+  }
+
+  /** The record believed at a head: its own, or the newest trusted one below a forged head. */
+  private async believed(ref: string, sha: string, record: ClaimRecord | undefined): Promise<{ record: ClaimRecord | undefined; forged?: ForgedHead }> {
+    if (this.signer === undefined) return { record };
+    const signedBy = await this.view.signerAt(sha);
+    if (signedBy === this.signer) return { record };
+    const forged = { sha, signedBy };
+    let at = sha;
+    for (let depth = 0; depth < TRUSTED_DEPTH; depth++) {
+      const commit = this.view.commitOf(at);
+      const previous = previousOf(commit ?? undefined, ref, await this.view.parentsOf(at));
+      if (previous === undefined) return { record: undefined, forged };
+      at = previous;
+      if ((await this.view.signerAt(at)) === this.signer) return { record: await this.view.recordAt(at, ref), forged };
+    }
+    return { record: undefined, forged };
   }
 
   private readonly bound = new Map<string, string>();
@@ -99,6 +141,37 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return this.single(now, (batch) => this.planRelease(batch, token, mode));
   }
 
+  /**
+   * Moves the claim the token holds to the record `next` returns (a run's land job landing its
+   * own claim: to review, back to the queue, or settled), as its own batch, fenced by the token's
+   * epoch and lease. A lost race is read back and decided again.
+   */
+  land(token: ClaimToken, next: (record: ClaimRecord) => ClaimRecord, now: number): Promise<FencedResult> {
+    return this.single(now, (batch) => this.planFenced(batch, token, next));
+  }
+
+  /**
+   * Moves a key's record, whatever holds it, to what `next` returns — or leaves it when `next`
+   * answers undefined (the record moved on meanwhile) — as its own batch; the compare-and-swap is
+   * from the record read here. For changes that are not a worker's landing: a verified deployment
+   * ending a merged item, a person retrying an item from the dashboard. Answers the record
+   * written, or why none was.
+   */
+  async transition(key: string, next: (record: ClaimRecord | undefined) => ClaimRecord | string, now: number): Promise<{ ok: true; record: ClaimRecord } | { ok: false; detail: string }> {
+    for (let attempt = 1; ; attempt++) {
+      const batch = this.newBatch(now);
+      const ref = this.refOf(key);
+      const { from, record } = await this.planned(batch, ref);
+      const wanted = next(record);
+      if (typeof wanted === "string") return { ok: false, detail: wanted };
+      batch.writes.set(ref, { from, record: wanted, grant: false });
+      const written = await this.commitBatch(batch);
+      if (written.ok) return { ok: true, record: wanted };
+      if (!written.conflict) throw new Error(`claim store: ${written.detail}`);
+      if (attempt >= SINGLE_ATTEMPTS) return { ok: false, detail: written.detail };
+    }
+  }
+
   /** One fenced change written as its own batch; a lost race is read back and decided again. */
   private async single(now: number, plan: (batch: ClaimBatch) => Promise<FencedResult>): Promise<FencedResult> {
     for (let attempt = 1; ; attempt++) {
@@ -138,8 +211,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   private async planned(batch: ClaimBatch, ref: string): Promise<{ from: string | undefined; record: ClaimRecord | undefined }> {
     const write = batch.writes.get(ref);
     if (write !== undefined) return { from: write.from, record: write.record };
-    const head = await this.view.read(ref);
-    return { from: head?.sha, record: head?.record };
+    const { sha, record } = await this.current(ref);
+    return { from: sha, record };
   }
 
   /**
@@ -152,8 +225,12 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const ref = this.refOf(key);
     const { from, record: current } = await this.planned(batch, ref);
     const record = overSettled && current?.state === "settled" ? { ...current, state: "released" as const } : current;
-    const decided = await decideClaim(this.sources, key, ref, record, holder, leaseMs, batch.now, grant, aboveEpoch);
+    const floor = Math.max(record === undefined ? await this.floors.floorOf(ref) : 0, aboveEpoch);
+    const decided = grantOver(record, key, holder, leaseMs, batch.now, grant, floor);
     if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
+    // Work already under way for the key (an open pull request or branch linked to it): a grant would duplicate it.
+    const evidence = await this.options.evidence?.(key);
+    if (evidence !== undefined) return { planned: false, reason: "evidence", detail: evidence };
     // A live claim of this very holder is not granted twice in one tick.
     if ("mine" in decided) return { planned: false, reason: "held", detail: `already held by ${holder} (epoch ${decided.mine.epoch})` };
     batch.writes.set(ref, { from, record: decided.next, grant: true });
@@ -197,6 +274,11 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return viewOf(record);
   }
 
+  /** The highest epoch an item with no claim ref had before its ref was cleaned up (0: never claimed). */
+  floorOf(ref: string): Promise<number> {
+    return this.floors.floorOf(ref);
+  }
+
   /** Cleans up the ref of an item settled before `settledBefore` (see `ClaimFloors.forget`). */
   forget(ref: string, sha: string, settledBefore: number): Promise<boolean> {
     return this.floors.forget(ref, sha, settledBefore);
@@ -214,13 +296,13 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
    * another replica dispatched. Fencing still applies: the token carries the epoch it saw.
    */
   async adopt(key: string): Promise<ClaimToken | undefined> {
-    const record = (await this.view.read(this.refOf(key)))?.record;
+    const { record } = await this.current(this.refOf(key));
     return record?.state === "held" ? token(record) : undefined;
   }
 
   async inspect(key: string, _now: number): Promise<KeyState> {
     const ref = this.refOf(key);
-    const record = (await this.view.read(ref))?.record;
+    const { record } = await this.current(ref);
     if (record === undefined) return { epoch: await this.floors.floorOf(ref) };
     return {
       epoch: record.epoch,
@@ -235,23 +317,29 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const refs = await this.view.list(REUSE_LISTING_MS);
     const keys: string[] = [];
     for (const { ref, sha } of refs) {
-      const r = await this.view.recordAt(sha, ref);
+      const r = (await this.believed(ref, sha, await this.view.recordAt(sha, ref))).record;
       if (r === undefined) continue;
       if ((r.state === "held" && r.leaseUntil > now) || (r.state === "settled" && r.at >= now - recentMs)) keys.push(r.key);
     }
     return keys;
   }
 
-  /** Every claim ref and its record, as of now (for reconcile). */
-  async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecord }>> {
+  /**
+   * Every claim ref and the record Bosun wrote for it, as of now (for reconcile). A ref whose head
+   * someone else wrote is listed with `forged` (and the record below it, if any), so the tick can
+   * show it and write over it; a ref with no record of Bosun's at all is listed with none.
+   */
+  async listClaims(): Promise<ReadonlyArray<{ ref: string; sha: string; record: ClaimRecord | undefined; forged?: ForgedHead }>> {
     const refs = await this.view.list();
     await this.view.readAhead(refs);
-    const out: Array<{ ref: string; sha: string; record: ClaimRecord }> = [];
+    const out: Array<{ ref: string; sha: string; record: ClaimRecord | undefined; forged?: ForgedHead }> = [];
     for (const { ref, sha } of refs) {
-      const record = await this.view.recordAt(sha, ref);
-      if (record === undefined) continue;
-      this.bound.set(record.key, ref);
-      out.push({ ref, sha, record });
+      if (ref === this.generationRef) continue;
+      const own = await this.view.recordAt(sha, ref);
+      const { record, forged } = await this.believed(ref, sha, own);
+      if (record === undefined && forged === undefined) continue;
+      if (record !== undefined) this.bound.set(record.key, ref);
+      out.push({ ref, sha, record, ...(forged === undefined ? {} : { forged }) });
     }
     return out;
   }

@@ -4,7 +4,7 @@ import type { RepoReader, SeparationReader, StatusWriter } from "../../action/se
 import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
 import type { PermissionAnswer } from "../../core/separation/separation-facts.js";
 import { loginFromEmail, normalizeLogin } from "../../core/separation/identity.js";
-import { parseClaimCommit, recordFor } from "./claim-record.js";
+import { parseClaimCommit, recordFor } from "../../core/claims/claim-record.js";
 
 /** Where and as whom to talk to GitHub. */
 export interface OctokitGateOptions {

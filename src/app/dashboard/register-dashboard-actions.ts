@@ -4,13 +4,16 @@ import { statusOf } from "../../adapters/github/status-of.js";
 import { planAction, tickedActions, untick, type DashboardTick } from "../../core/dashboard/dashboard-actions.js";
 import { DASHBOARD_MARKER } from "../../core/dashboard/dashboard-state.js";
 import type { AppOctokit } from "../app-octokit.js";
-import type { ConfigLoader } from "../config/load-config.js";
+import type { ConfigLoader } from "../../adapters/github/config-loader.js";
+import type { BosunConfig } from "../../core/config/bosun-config.js";
 import { createSerializeByKey } from "../intake/serialize-by-key.js";
 
 export interface DashboardActionsOptions {
   readonly config: ConfigLoader;
   /** The bot's login (`bosun[bot]`): only its dashboard issue is read for ticks. */
   readonly botLogin: () => Promise<string>;
+  /** Writes a retry or requeue as a record (the scheduler's), for `person`: what happened, or why not. */
+  readonly retry: (octokit: AppOctokit, repo: { owner: string; repo: string }, issue: number, person: string, which: "retry" | "requeue", config: BosunConfig) => Promise<string>;
 }
 
 /** What one edit of the dashboard came to, for the log and the tests. */
@@ -72,6 +75,7 @@ async function handleEdit(octokit: AppOctokit, repo: { owner: string; repo: stri
   if (ticks.length === 0) return { kind: "already handled" };
 
   const sender = payload.sender.login;
+  // Write access to tick a box at all; a retry is then judged by the approval rule where it is written.
   if (!(await hasWriteAccess(octokit, repo.owner, repo.repo, sender))) {
     await clear(octokit, repo, payload.issue.number, current.body, ticks);
     return { kind: "refused", sender, ticks };
@@ -84,6 +88,12 @@ async function handleEdit(octokit: AppOctokit, repo: { owner: string; repo: stri
     const plan = item === undefined ? { skip: "no such issue" } : planAction(tick.action, item, config.labels);
     if ("skip" in plan) {
       skipped.push({ ...tick, reason: plan.skip });
+      continue;
+    }
+    if ("record" in plan) {
+      const outcome = await options.retry(octokit, repo, tick.issue, sender, plan.record, config);
+      if (outcome === "requeued") applied.push(tick);
+      else skipped.push({ ...tick, reason: outcome });
       continue;
     }
     // Removal first: a retried item must not be queued while it still says it needs a human.

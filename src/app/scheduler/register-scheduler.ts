@@ -1,16 +1,15 @@
 import { hostname } from "node:os";
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
+import { RepoTicker } from "../../adapters/github/tick/repo-ticker.js";
+import { GATE_CHECK_NAME } from "../../adapters/github/tick/octokit-tick-github.js";
+import type { TickReport } from "../../adapters/github/tick/run-tick.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
-import { hasWriteAccess } from "../../adapters/github/has-write-access.js";
-import { labelMovesQueue } from "../../core/config/moves-queue.js";
+import type { TickView } from "../../core/scheduler/tick-plan.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
-import type { TickReport } from "./reconcile-tick.js";
-import { RepoScheduler } from "./repo-scheduler.js";
-import type { SnapshotCache } from "../snapshot-cache.js";
 
 export interface SchedulerOptions {
   /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
@@ -18,54 +17,61 @@ export interface SchedulerOptions {
   readonly clock: Clock;
   /** Where journal events go (the app's structured log). */
   readonly journal: Journal;
-  /** The bot's login, whose snapshot comments are trusted (e.g. `bosun[bot]`). */
+  /** The bot's login (`bosun[bot]`): only what it wrote is believed. */
   readonly botLogin: () => Promise<string>;
-  /** Snapshots shared with the intake of the same process. */
-  readonly snapshots?: SnapshotCache;
   /** A user-to-server client for `assign` to Copilot (BOSUN_COPILOT_TOKEN). */
   readonly copilot?: Octokit;
+  /** The dashboard's busy/idle line, before the tick writes anything else (decided from the same facts). */
+  readonly beforeApply?: (repo: RepoContext, view: TickView) => Promise<void>;
   /** Told about every tick's outcome, e.g. to refresh the dashboard. */
-  readonly onTick?: (repo: { owner: string; repo: string; octokit: Octokit; config: BosunConfig; problems: readonly ConfigProblem[] }, report: TickReport, scheduler: RepoScheduler) => Promise<void>;
+  readonly onTick?: (repo: RepoContext, report: TickReport, ticker: RepoTicker) => Promise<void>;
+  /** Once per repository and process, after its first tick (off the first approval's path): create Bosun's labels. */
+  readonly firstTick?: (repo: RepoContext) => Promise<void>;
 }
 
-/** Events after which the queue may have moved: each only triggers a tick, which reads the truth. */
-const TRIGGERS = [
-  "issues.labeled",
-  "issues.unlabeled",
-  "issues.closed",
-  "issues.reopened",
-  "issue_comment.created",
-  "workflow_run.completed",
-  "pull_request.closed",
-  "pull_request.opened",
-] as const;
+export interface RepoContext {
+  readonly owner: string;
+  readonly repo: string;
+  readonly octokit: Octokit;
+  readonly config: BosunConfig;
+  readonly problems: readonly ConfigProblem[];
+}
 
 /** How soon a tick that lost every attempt to other writers looks again. */
 const BUSY_RETRY_MS = 5_000;
 
 /**
- * Wires the scheduler into the Probot app: webhooks (hints, never the truth) trigger a coalesced
- * reconcile tick of their repository; `/bosun land` comments land an item by hand.
+ * Wires the one tick into the Probot app. Webhooks are hints, never the truth: they trigger a
+ * coalesced tick of their repository (a burst of deliveries costs two ticks), and say which
+ * issue's approval to read again or which listing to refresh. The tick reads the truth, takes in
+ * approvals, lands, reviews and grants — the intake is part of it, so there is one path and one
+ * compare-and-swap for every change. `/bosun land` comments land an item by hand.
  */
-export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void> } {
+export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void>; ticker(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<RepoTicker> } {
   const holder = `app-${hostname()}-${process.pid}`;
-  const repos = new Map<string, { scheduler: RepoScheduler; ticker: ReturnType<typeof coalescedTicker>; octokit: Octokit }>();
+  const repos = new Map<string, { ticker: RepoTicker; trigger: ReturnType<typeof coalescedTicker>; octokit: Octokit; ticked: boolean }>();
 
   const forRepo = async (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
-    const key = `${owner}/${repo}`;
+    const key = `${owner}/${repo}`.toLowerCase();
     let entry = repos.get(key);
     if (entry === undefined) {
-      const scheduler = new RepoScheduler(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
-      const state: { scheduler: RepoScheduler; octokit: Octokit; ticker: ReturnType<typeof coalescedTicker> } = {
-        scheduler,
+      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+      const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean } = {
+        ticker,
         octokit,
-        ticker: coalescedTicker(
+        ticked: false,
+        trigger: coalescedTicker(
           async () => {
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
-            const report = await scheduler.tick(config);
+            const context = { owner, repo, octokit: state.octokit, config, problems };
+            const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve());
             // Other replicas kept winning the claims' compare-and-swap: look again shortly, or this event waits for the schedule.
-            if (report.busy) setTimeout(() => void state.ticker.trigger(), BUSY_RETRY_MS).unref();
-            else await options.onTick?.({ owner, repo, octokit: state.octokit, config, problems }, report, scheduler);
+            if (report.busy) setTimeout(() => void state.trigger.trigger(), BUSY_RETRY_MS).unref();
+            else await options.onTick?.(context, report, ticker);
+            if (!state.ticked) {
+              state.ticked = true;
+              await options.firstTick?.(context).catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun: could not create its labels; GitHub creates a missing label when it is added"));
+            }
           },
           (err) => app.log.error({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun tick failed; the next tick retries"),
         ),
@@ -78,39 +84,57 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  app.on([...TRIGGERS], async (context) => {
-    const payload = context.payload as { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number } };
-    const repository = payload.repository;
-    if (repository === undefined) return;
-    // Only events that can move the queue start a tick: anyone can add a label or comment, and
-    // they must not be able to make the bot write by doing so.
-    if (context.name === "issue_comment" && !/^\s*\/bosun\b/.test(payload.comment?.body ?? "")) return;
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: { name?: string } };
+  const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
+
+  // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
+  app.on(["issues.labeled", "issues.unlabeled", "issues.opened", "issues.edited", "issues.closed", "issues.reopened"], async (context) => {
+    const payload = context.payload as Payload;
+    const where = repoOf(payload);
+    if (where === undefined || payload.issue === undefined) return;
+    // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
+    if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
+    const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
+    entry.ticker.hint(payload.issue.number);
+    await entry.trigger.trigger();
+  });
+
+  app.on("issue_comment.created", async (context) => {
+    const payload = context.payload as Payload;
+    const where = repoOf(payload);
+    const body = payload.comment?.body ?? "";
+    // Only commands: anyone can comment, and a comment must not make the bot write.
+    if (where === undefined || payload.issue === undefined || !/^\s*\/bosun\b/.test(body)) return;
     const octokit = context.octokit as unknown as Octokit;
-    const owner = repository.owner.login;
-    const relabelled = context.name === "issues" && (payload.action === "labeled" || payload.action === "unlabeled");
-    // The label names are the repository's own (config.labels), so the configuration decides; the loader caches it.
-    const needsConfig = relabelled || context.name === "issue_comment";
-    const config = needsConfig ? (await options.loadConfig(octokit, owner, repository.name)).config : undefined;
-    if (relabelled && config !== undefined && !labelMovesQueue(payload.label?.name ?? "", config)) return;
-    const entry = await forRepo(octokit, owner, repository.name, repository.default_branch);
-    // Pull requests changed: the evidence probe and landing by pull request must not use the cached listing.
-    if (context.name === "pull_request") entry.scheduler.invalidate("pulls");
-    if (context.name === "issue_comment" && config !== undefined && payload.comment?.body !== undefined && payload.issue !== undefined && payload.comment.user !== undefined) {
-      const author = payload.comment.user.login;
-      const outcome = await entry.scheduler.landByCommand(config, payload.issue.number, payload.comment.body, () => hasWriteAccess(octokit, owner, repository.name, author));
-      if (outcome !== "not a land command") app.log.info({ repo: `${owner}/${repository.name}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
-    }
-    await entry.ticker.trigger();
+    const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
+    const { config } = await options.loadConfig(octokit, where.owner, where.repo);
+    const author = payload.comment?.user?.login ?? "";
+    const outcome = await entry.ticker.landByCommand(config, payload.issue.number, body, author);
+    if (outcome !== "not a land command") app.log.info({ repo: `${where.owner}/${where.repo}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
+    await entry.trigger.trigger();
+  });
+
+  // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from GitHub.
+  app.on(["workflow_run.completed", "pull_request", "check_run.completed"], async (context) => {
+    const payload = context.payload as Payload;
+    const where = repoOf(payload);
+    if (where === undefined) return;
+    if (context.name === "check_run" && payload.check_run?.name !== GATE_CHECK_NAME) return;
+    const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
+    if (context.name === "pull_request") entry.ticker.invalidate("pulls");
+    if (context.name === "check_run") entry.ticker.invalidate("gates");
+    await entry.trigger.trigger();
   });
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).
   app.on(["create", "delete"], async (context) => {
     const payload = context.payload as { ref_type?: string; repository?: { name: string; owner: { login: string } } };
     if (payload.ref_type !== "branch" || payload.repository === undefined) return;
-    repos.get(`${payload.repository.owner.login}/${payload.repository.name}`)?.scheduler.invalidate("branches");
+    repos.get(`${payload.repository.owner.login}/${payload.repository.name}`.toLowerCase())?.ticker.invalidate("branches");
   });
 
   return {
-    tickRepo: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker.trigger(),
+    tickRepo: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).trigger.trigger(),
+    ticker: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker,
   };
 }

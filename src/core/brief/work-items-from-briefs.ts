@@ -1,5 +1,6 @@
 import type { WorkItem } from "../engine/work-item.js";
 import type { Brief } from "./brief.js";
+import { dueTime } from "./due-time.js";
 
 /** A brief with the time it entered the queue (ms since the epoch). */
 export interface QueuedBrief {
@@ -12,12 +13,12 @@ export function workItemsFromBriefs(queued: readonly QueuedBrief[]): WorkItem<Br
   const unblocks = new Map<string, number>();
   for (const { brief } of queued) for (const b of brief.blocked_by) unblocks.set(b, (unblocks.get(b) ?? 0) + 1);
   return queued.map(({ brief, queuedAt }) => {
-    const due = brief.due === undefined ? undefined : Date.parse(brief.due.length === 10 ? `${brief.due}T23:59:59Z` : brief.due);
+    const due = dueTime(brief.due);
     return {
       id: brief.id,
       band: brief.priority,
       createdAt: queuedAt,
-      ...(due === undefined || Number.isNaN(due) ? {} : { due }),
+      ...(due === undefined ? {} : { due }),
       unblocks: unblocks.get(brief.id) ?? 0,
       pool: brief.pool,
       claimKey: brief.claim_key,

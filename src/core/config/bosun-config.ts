@@ -50,6 +50,7 @@ export const bosunConfigSchema = z.strictObject({
       ready: z.string().min(1).optional(),
       queued: z.string().min(1).optional(),
       claimed: z.string().min(1).optional(),
+      review: z.string().min(1).optional(),
       done: z.string().min(1).optional(),
       needsHuman: z.string().min(1).optional(),
       invalidBrief: z.string().min(1).optional(),
@@ -84,6 +85,25 @@ export const bosunConfigSchema = z.strictObject({
   /** Logins of agent accounts: their work needs a human approver who is not them (separation). */
   agents: z.array(z.string().min(1)).default([]),
   excluded_approvers: z.array(z.string().min(1)).default([]),
+  /**
+   * Who may approve an item for an agent (add the ready label) or land one by hand (`/bosun land`):
+   * at least this role, never the issue's author or an agent (docs/lifecycle.md). An agent that
+   * pushes branches has write access, so write alone would let it approve its own work.
+   */
+  approval: z
+    .strictObject({
+      role: z.enum(["write", "maintain", "admin"], { error: "approval.role must be write, maintain or admin" }).default("maintain"),
+      /** Let an issue's author approve it (off: the person who asked for the work is not the one who lets it run). */
+      author_may_approve: z.boolean().default(false),
+    })
+    .default({ role: "maintain", author_may_approve: false }),
+  /**
+   * Whether an item is done only once a deployment of its merge commit is verified (the `verify`
+   * mode lands it); otherwise the merge ends it.
+   */
+  verify_deployments: z.boolean().default(false),
+  /** How long a grant may go without a visible worker (a run or a pull request) before it is taken back: its granter died between grant and dispatch. */
+  dispatch_deadline: duration("dispatch_deadline", "2m"),
 });
 
 export type BosunConfig = z.output<typeof bosunConfigSchema>;

@@ -62,21 +62,24 @@ export interface ActionLabels {
 }
 
 /**
- * The labels to add and remove for the action, or why it does not apply to the item as it is now
+ * The labels to add and remove for the action (hold, release), the record to write (retry,
+ * requeue), or why it does not apply to the item as it is now
  * (it already happened, or the item moved on): then nothing is written, which is what makes a
  * repeated webhook harmless. Adds and removals, not a new label set, so a label someone else
  * changes in the same second is not lost, and each change is an event the scheduler ticks on.
  */
-export function planAction(action: DashboardAction, item: { readonly open: boolean; readonly labels: readonly string[] }, L: ActionLabels): { readonly add: string[]; readonly remove: string[] } | { readonly skip: string } {
+export function planAction(action: DashboardAction, item: { readonly open: boolean; readonly labels: readonly string[] }, L: ActionLabels): { readonly add: string[]; readonly remove: string[] } | { readonly record: "retry" | "requeue" } | { readonly skip: string } {
   if (!item.open) return { skip: "the issue is closed" };
   const has = (l: string) => item.labels.includes(l);
   switch (action) {
     case "retry":
+      // The queue is Bosun's records, not labels: a retry is a record Bosun writes (the item back
+      // in the queue under its approval), for someone the approval rule lets approve it.
       if (!has(L.needsHuman)) return { skip: `it is not labelled ${L.needsHuman}` };
-      return { remove: [L.needsHuman], add: has(L.queued) ? [] : [L.queued] };
+      return { record: "retry" };
     case "requeue":
       if (!has(L.done)) return { skip: `it is not labelled ${L.done}` };
-      return { remove: [L.done], add: has(L.queued) ? [] : [L.queued] };
+      return { record: "requeue" };
     case "hold":
       if (has(L.claimed)) return { skip: "it is in flight" };
       if (!has(L.queued)) return { skip: `it is not labelled ${L.queued}` };

@@ -11,6 +11,12 @@ export interface DashboardState {
     queue: readonly { issue: number; title: string; band: number; reason: string }[];
     inFlight: readonly { issue: number; title: string; holder: string; epoch: number; leaseUntil: number; runUrl?: string }[];
   }[];
+  /** Items whose pull request is open (gate, separation, merge) or merged and waiting for a verified deployment. */
+  readonly review?: readonly { issue: number; title: string; pull: number; state: "review" | "merged"; gate?: string }[];
+  /** Approved items that wait for something else than a slot (a blocker, a backoff, a changed brief), with what. */
+  readonly waiting?: readonly { issue: number; title: string; reason: string }[];
+  /** What a maintainer should know: a claim ref someone else wrote, an approval that does not count. */
+  readonly notes?: readonly { issue: number; title: string; note: string }[];
   readonly needsHuman: readonly { issue: number; title: string; reason: string }[];
   /** Queued items a hold keeps from dispatch (`bosun:hold`): each can be released from the dashboard. */
   readonly held?: readonly { issue: number; title: string; reason: string }[];

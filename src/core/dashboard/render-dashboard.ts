@@ -14,8 +14,10 @@ export function renderDashboard(state: DashboardState): string {
   const out: string[] = [DASHBOARD_MARKER, `# Bosun dashboard for ${escape(state.repo)}`, ""];
   const queued = state.pools.reduce((n, p) => n + p.queue.length, 0);
   const flying = state.pools.reduce((n, p) => n + p.inFlight.length, 0);
+  const reviewing = state.review?.length ?? 0;
+  const waiting = state.waiting?.length ?? 0;
   out.push(
-    state.idle ? "**Idle**: the queue is empty and nothing is in flight." : `**Working**: ${queued} queued, ${flying} in flight.`,
+    state.idle ? "**Idle**: nothing is queued, in flight or in review." : `**Working**: ${queued} queued, ${flying} in flight, ${reviewing} in review${waiting === 0 ? "" : `, ${waiting} waiting`}.`,
     "",
     // No "updated at" line: the body must stay the same while nothing changed, so the upsert can skip it.
     `Policy: \`${escape(state.policy)}\`.`,
@@ -46,6 +48,8 @@ export function renderDashboard(state: DashboardState): string {
       out.push("");
     }
   }
+  section(out, "In review", state.review ?? [], (r) => `- ${ref(r.issue, r.title)}: ${r.state === "merged" ? `#${r.pull} merged, waiting for a verified deployment` : `pull request #${r.pull}, bosun/gate ${escape(r.gate ?? "pending")}`}`);
+  section(out, "Waiting", state.waiting ?? [], (w) => `- ${ref(w.issue, w.title)}: ${escape(w.reason)}`);
   section(out, "Needs a human", state.needsHuman, (n) => `- ${actionBox("retry", n.issue)} ${ref(n.issue, n.title)}: ${escape(n.reason)}`, "Tick an item to retry it with its approved brief.");
   section(out, "Held", state.held ?? [], (n) => `- ${actionBox("release", n.issue)} ${ref(n.issue, n.title)}: ${escape(n.reason)}`, "Tick an item to release its hold: its approved brief runs, never an edited text.");
   section(out, "Invalid briefs", state.invalid, (v) => `- ${ref(v.issue, v.title)}: ${v.problems.slice(0, 5).map((p) => `\`${code(p)}\``).join("; ")}${v.problems.length > 5 ? `; …and ${v.problems.length - 5} more` : ""}`);
@@ -54,6 +58,7 @@ export function renderDashboard(state: DashboardState): string {
   if (state.needsHuman.length + (state.held?.length ?? 0) + state.pools.reduce((n, p) => n + p.queue.length, 0) > 0) {
     out.push("Only someone with write access can act from a checkbox; Bosun clears each box once it has acted on it.", "");
   }
+  section(out, "Notes", state.notes ?? [], (n) => `- ${ref(n.issue, n.title)}: ${escape(n.note)}`);
   if (state.shadow !== undefined) {
     const { policy, ticks, differing } = state.shadow;
     const share = ticks === 0 ? "no ticks yet" : `differed on ${differing} of ${ticks} ticks (${((differing / ticks) * 100).toFixed(1)}%)`;

@@ -1,5 +1,6 @@
 import type { ReleaseMode, SettledOutcome } from "../claims/claim-token.js";
 import type { Evidence } from "../journal/journal-event.js";
+import type { RunCost } from "../journal/run-cost.js";
 import type { Disposition, Stop } from "../stop/stop.js";
 import { describeStop } from "../stop/stop.js";
 import { dispositionFor } from "../stop/disposition-for.js";
@@ -17,8 +18,8 @@ export type WorkerState =
   | { readonly kind: "unseen" }
   /** Its run is queued or in progress (or its pull request is open): it keeps its claim. */
   | { readonly kind: "live" }
-  /** It finished with this stop: land it. */
-  | { readonly kind: "ended"; readonly stop: Stop; readonly evidence?: Evidence };
+  /** It finished with this stop: land it. `run`, `url`: the workflow run it finished in; `cost`: what it reported. */
+  | { readonly kind: "ended"; readonly stop: Stop; readonly evidence?: Evidence; readonly run?: number; readonly url?: string; readonly cost?: RunCost };
 
 /** A claim held on an item (by anyone), as the claim store recorded it. */
 export interface HeldClaim {
@@ -31,6 +32,38 @@ export interface HeldClaim {
   /** The pool the grant counted against, recorded at grant (never the item's current labels). */
   readonly pool: string;
   readonly worker: WorkerState;
+  /**
+   * By when a grant must show its worker: an unseen worker past it is taken back at once, not at
+   * lease end (its granter died between grant and dispatch). Undefined: only the lease counts.
+   */
+  readonly dispatchBy?: number;
+}
+
+/**
+ * An item whose worker finished `done` and whose pull request now decides (GitHub only: the local
+ * drain has no pull requests). What can be seen of it: the pull request's state and the gate's
+ * verdict on its current head, as Bosun posted it.
+ */
+export interface ReviewingItem {
+  readonly id: string;
+  readonly epoch: number;
+  /** Whether the item is already merged and only waits for its deployment to be verified. */
+  readonly merged: boolean;
+  readonly pull: { readonly number: number; readonly state: "open" | "merged" | "closed"; readonly mergeSha?: string };
+  /** The gate's latest verdict on the pull request's head; undefined while none is posted. */
+  readonly gate?: GateFact;
+  /** Whether the repository verifies deployments before an item is done. */
+  readonly verify: boolean;
+}
+
+/** The gate's verdict on a head, with the failure class it stands for (docs/lifecycle.md). */
+export interface GateFact {
+  readonly verdict: "pass" | "fail" | "could-not-check";
+  /** For a fail: the acceptance command failed (retry), or the change is off-brief (refuse). */
+  readonly failure?: "retry" | "refuse";
+  /** The gate's own words: the failing paths, the cap, the command's exit. */
+  readonly reason: string;
+  readonly sha: string;
 }
 
 /** An item ready to claim: open, not blocked, not held, not claimed, eligible for its pool. */
@@ -51,6 +84,8 @@ export interface StepState {
   readonly granted?: ReadonlyArray<{ readonly id: string; readonly epoch: number }>;
   /** Items neither ready, nor final, nor in flight (a backoff, a claim elsewhere): not idle while any. */
   readonly waiting?: number;
+  /** Items in review or merged and waiting for their deployment: not idle while any. */
+  readonly reviewing?: readonly ReviewingItem[];
 }
 
 export interface StepOptions {
@@ -86,6 +121,9 @@ export type Decision =
   | { readonly kind: "claim"; readonly id: string; readonly pool: string }
   /** Hand a granted claim to its worker. */
   | { readonly kind: "dispatch"; readonly id: string; readonly epoch: number }
+  /** A reviewed item moves on: merged (waiting for its deployment), or its life ends or restarts as `landing` says. */
+  | { readonly kind: "advance"; readonly id: string; readonly epoch: number; readonly to: "merged"; readonly mergeSha: string }
+  | { readonly kind: "advance"; readonly id: string; readonly epoch: number; readonly to: "landed"; readonly landing: LandingDecision }
   /** The queue is empty and nothing is in flight: both facts checked. */
   | { readonly kind: "idle" };
 
@@ -125,10 +163,37 @@ export function decideHeld(claim: HeldClaim, now: number, options: Pick<StepOpti
     if (lapsed || renewalDue(claim, now)) return { kind: "renew", id: claim.id, epoch: claim.epoch, leaseMs: claim.leaseMs, revive: lapsed };
     return undefined;
   }
-  if (!lapsed) return undefined;
+  // A grant whose worker never showed by its dispatch deadline: its granter died before
+  // dispatching (a live one dispatches within seconds), so it is taken back now, not at lease end.
+  const stranded = claim.dispatchBy !== undefined && claim.dispatchBy <= now;
+  if (!lapsed && !stranded) return undefined;
   // A lapsed lease whose worker shows no life: that attempt is spent.
   if (claim.epoch >= options.maxAttempts) return exhausted(claim.id, claim.epoch, options.maxAttempts, `the lease ran out with no sign of the worker (held by ${claim.holder})`);
   return { kind: "reclaim", id: claim.id, epoch: claim.epoch, holder: claim.holder };
+}
+
+/**
+ * What a reviewed item's pull request and gate say (docs/lifecycle.md): a merge ends it done (or
+ * waits for the deployment where the repository verifies); a gate failure off the brief is refused
+ * for a human with the gate's words, a failed acceptance command is retried at the next epoch,
+ * could-not-check goes to a human; a pull request closed unmerged goes to a human. A pass, or no
+ * verdict yet, waits (for separation and a merge, which are people's).
+ */
+export function decideReview(item: ReviewingItem, now: number, options: Pick<StepOptions, "maxAttempts" | "backoffMs">): Decision | undefined {
+  const land = (stop: Stop): Decision => ({ kind: "advance", id: item.id, epoch: item.epoch, to: "landed", landing: landingFor(stop, item.epoch, now, options) });
+  const { pull, gate } = item;
+  if (pull.state === "merged") {
+    const merge = pull.mergeSha ?? "";
+    if (item.verify && !item.merged) return { kind: "advance", id: item.id, epoch: item.epoch, to: "merged", mergeSha: merge };
+    // Merged, and verified where the repository verifies (the verify mode lands those): done.
+    if (!item.verify) return land({ kind: "done", reason: `pull request #${pull.number} merged${merge === "" ? "" : ` as ${merge.slice(0, 12)}`}` });
+    return undefined;
+  }
+  if (item.merged) return undefined;
+  if (pull.state === "closed") return land({ kind: "blocked", reason: `pull request #${pull.number} was closed unmerged` });
+  if (gate === undefined || gate.verdict === "pass") return undefined;
+  if (gate.verdict === "could-not-check") return land({ kind: "failed", failure: "unclassified", reason: `the gate could not check pull request #${pull.number} at ${gate.sha.slice(0, 12)}: ${gate.reason}` });
+  return land({ kind: "failed", failure: gate.failure ?? "refuse", reason: `the gate failed pull request #${pull.number} at ${gate.sha.slice(0, 12)}: ${gate.reason}` });
 }
 
 /** A claim just granted: dispatched, or — reclaims count as attempts — sent to a human once past them. */
@@ -159,6 +224,13 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     const ends = decision !== undefined && decision.kind !== "renew";
     if (!ends) add(claim.pool, 1);
     if (decision?.kind === "reclaim" || (decision?.kind === "land" && decision.landing.mode.kind === "retry")) requeued++;
+  }
+  let reviewing = 0;
+  for (const item of state.reviewing ?? []) {
+    const decision = decideReview(item, now, options);
+    if (decision !== undefined) decisions.push(decision);
+    // Still in review (or merged, waiting) after this step, or back in the queue: not idle.
+    if (decision === undefined || (decision.kind === "advance" && (decision.to === "merged" || decision.landing.mode.kind === "retry"))) reviewing++;
   }
   for (const g of state.granted ?? []) {
     const decision = decideGrant(g.id, g.epoch, options);
@@ -191,6 +263,6 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
   // decides idle. (Reading one more item is harmless then: no pool could take it.)
   if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
-  if (flying === 0 && !readyLeft && requeued === 0 && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
+  if (flying === 0 && !readyLeft && requeued === 0 && reviewing === 0 && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
   return decisions;
 }

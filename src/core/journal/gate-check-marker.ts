@@ -10,6 +10,14 @@ export interface GateCheckMarker {
   readonly verdict: "pass" | "fail" | "could-not-check";
   /** The commit judged. */
   readonly sha: string;
+  /**
+   * For a fail, the failure class it stands for (docs/lifecycle.md): `retry` when only the
+   * acceptance command failed, `refuse` when the change is off its brief (paths, size, sensitive
+   * paths, the reviewer). Absent on markers written before it: a fail then counts as refuse.
+   */
+  readonly failure?: "retry" | "refuse" | null;
+  /** The gate's own words for a fail or could-not-check: what failed, in one line (≤ 500 characters). */
+  readonly reason?: string;
 }
 
 const PREFIX = "<!-- bosun:gate ";
@@ -21,6 +29,8 @@ const markerSchema = z.strictObject({
   brief: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable(),
   verdict: z.enum(["pass", "fail", "could-not-check"]),
   sha: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/),
+  failure: z.enum(["retry", "refuse"]).nullable().exactOptional(),
+  reason: z.string().max(500).exactOptional(),
 });
 
 /**
@@ -31,7 +41,9 @@ const markerSchema = z.strictObject({
  * @example renderGateCheckMarker({ v: 1, item: "12", brief: "sha256:…", verdict: "fail", sha: "…" })
  */
 export function renderGateCheckMarker(marker: GateCheckMarker): string {
-  return `${PREFIX}${JSON.stringify({ v: 1, item: marker.item, brief: marker.brief, verdict: marker.verdict, sha: marker.sha })}${SUFFIX}`;
+  const extra = { ...(marker.failure === undefined ? {} : { failure: marker.failure }), ...(marker.reason === undefined ? {} : { reason: marker.reason.slice(0, 500) }) };
+  // `--` would end the HTML comment early: the reason is the PR's paths, so it is escaped.
+  return `${PREFIX}${JSON.stringify({ v: 1, item: marker.item, brief: marker.brief, verdict: marker.verdict, sha: marker.sha, ...extra }).replace(/--/g, "-\u002d")}${SUFFIX}`;
 }
 
 /** Reads the marker from a check run's summary (its first line only), or says why there is none. */

@@ -52,8 +52,6 @@ export interface HarnessOptions {
   validator?: ResponseValidator;
   seed?: number;
   configMaxAgeMs?: number;
-  /** Run the scheduler beside the intake (default: intake alone). */
-  scheduler?: boolean;
   /** The dashboard's least interval between routine writes (default: the app's). */
   dashboardIntervalMs?: number;
 }
@@ -88,7 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log: pino({ level: process.env.DEBUG_PROBOT === undefined ? "silent" : "debug" }),
     Octokit: Octokit as unknown as typeof ProbotOctokit,
   });
-  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), clock: { ...systemClock, now: () => clock.now() }, configMaxAgeMs: options.configMaxAgeMs ?? 0, scheduler: options.scheduler ?? false, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
+  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), clock: { ...systemClock, now: () => clock.now() }, configMaxAgeMs: options.configMaxAgeMs ?? 0, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
   const server: Server = createServer((req, res) => {
     void middleware(req, res, () => res.writeHead(404).end());
   });

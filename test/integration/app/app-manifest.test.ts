@@ -27,7 +27,9 @@ const NEEDS: Record<string, RegExp> = {
 const EVENTS: Record<string, RegExp> = {
   issues: /"issues\.(labeled|edited)"/,
   issue_comment: /"issue_comment\.created"/,
-  pull_request: /"pull_request\.(opened|closed)"/,
+  pull_request: /"pull_request"/,
+  // The gate's verdict: an item in review moves on (refused, retried, or waits for its merge).
+  check_run: /"check_run\.completed"/,
   workflow_run: /"workflow_run\.completed"/,
   create: /\["create", "delete"\]/,
   delete: /\["create", "delete"\]/,
@@ -65,6 +67,6 @@ describe("app.yml", () => {
   it("subscribes to exactly the events the code handles", () => {
     expect([...manifest.default_events].sort()).toEqual(Object.keys(EVENTS).sort());
     for (const [event, handler] of Object.entries(EVENTS)) expect(code, event).toMatch(handler);
-    for (const unused of ["pull_request_review", "check_run", "deployment_status"]) expect(code).not.toContain(`"${unused}`);
+    for (const unused of ["pull_request_review", "deployment_status"]) expect(code).not.toContain(`"${unused}`);
   });
 });

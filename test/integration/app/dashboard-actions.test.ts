@@ -39,7 +39,7 @@ async function queuedItem(harness: Harness): Promise<number> {
 
 describe("the dashboard's checkboxes", () => {
   test("the dashboard offers a hold box per queued item and says a size-0 pool dispatches nothing", async () => {
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const n = await queuedItem(h);
     const body = dashboard(h).body;
     expect(body).toContain(`1. [ ] <!-- bosun:hold=${n} --> #${n} Honor Retry-After (P2)`);
@@ -47,7 +47,7 @@ describe("the dashboard's checkboxes", () => {
   });
 
   test("a tick by someone without write access (triage) changes no label, and the box is cleared", async () => {
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const n = await queuedItem(h);
     const mark = h.logPosition();
     await tick(h, "triager", `bosun:hold=${n}`);
@@ -63,7 +63,7 @@ describe("the dashboard's checkboxes", () => {
   });
 
   test("a writer's tick is applied once, though the webhook arrives twice and is redelivered", async () => {
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const n = await queuedItem(h);
     h.fake.webhooks.configure({ duplicate: 1 });
     const mark = h.logPosition();
@@ -80,7 +80,7 @@ describe("the dashboard's checkboxes", () => {
   });
 
   test("release lifts the hold, and retry sends an item that needs a human back to the queue", async () => {
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const n = await queuedItem(h);
     await tick(h, "maintainer", `bosun:hold=${n}`);
     await tick(h, "maintainer", `bosun:release=${n}`);

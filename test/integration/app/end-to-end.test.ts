@@ -11,7 +11,7 @@ afterEach(async () => h?.close());
 describe("the app from label to landing", () => {
   test("label → snapshot and queued → claimed and dispatched → run succeeds → done, on the dashboard", async () => {
     // A dashboard written after every tick, so the landing shows at once (the throttle has its own test).
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     h.fake.addWorkflow(REPO, { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
     const first = h.issue(formBody({ Priority: "P1" }), "first");
     const second = h.issue(formBody({ Priority: "P2" }), "second");

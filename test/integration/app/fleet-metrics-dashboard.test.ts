@@ -46,7 +46,7 @@ function dashboardBody(harness: Harness): string {
 
 describe("fleet metrics on the App's dashboard", () => {
   test("stop mix from the App's lands, rejection rate from the gate's check runs, cost per gate-passed task", async () => {
-    h = await startHarness({ config: CONFIG, scheduler: true, dashboardIntervalMs: 0 });
+    h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const fake = h.fake;
     fake.addWorkflow(REPO, { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
     // GitHub Actions is an app of its own, and any workflow the PR edits can post check runs as it.

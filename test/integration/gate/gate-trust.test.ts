@@ -10,7 +10,7 @@ import { runAcceptance } from "../../../src/adapters/local/run-acceptance.js";
 import { runGateAction } from "../../../src/action/gate/run-gate-action.js";
 import { createGateMode } from "../../../src/action/modes/gate.js";
 import type { Brief } from "../../../src/core/brief/brief.js";
-import { renderClaimMessage } from "../../../src/adapters/github/claim-record.js";
+import { renderClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { briefHash } from "../../../src/core/brief/parse-brief.js";
 import { renderSnapshotComment } from "../../../src/core/brief/snapshot.js";
 import type { GateReport } from "../../../src/core/gate/gate-report.js";

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Octokit } from "@octokit/rest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { renderClaimMessage } from "../../../src/adapters/github/claim-record.js";
+import { renderClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createOctokitGateGitHub } from "../../../src/adapters/github/octokit-gate-github.js";
 import { createGateMode } from "../../../src/action/modes/gate.js";
 import { runSeparationAction } from "../../../src/action/separation/run-separation-action.js";

@@ -1,6 +1,6 @@
 import type { Octokit } from "@octokit/rest";
-import type { ClaimRecord } from "../../../src/adapters/github/claim-record.js";
-import { renderBatchMessage, renderClaimMessage } from "../../../src/adapters/github/claim-record.js";
+import type { ClaimRecord } from "../../../src/core/claims/claim-record.js";
+import { renderBatchMessage, renderClaimMessage } from "../../../src/core/claims/claim-record.js";
 import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { PullRecord } from "../../fake-github/state.js";
 import { TempRepo } from "./temp-repo.js";

@@ -7,7 +7,6 @@ import { readFile, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import work from "../../../src/action/modes/work.js";
-import { reconcileTick } from "../../../src/app/scheduler/reconcile-tick.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
 import { REPO, schedulerFixture } from "./scheduler-fixture.js";
 import { runWorkPhases } from "./work-phases.js";
@@ -23,37 +22,58 @@ afterEach(async () => {
 
 const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n";
 
-async function dispatched(extra = ""): Promise<{ fixture: Fixture; n: number; hash: string }> {
+async function dispatched(extra = ""): Promise<{ fixture: Fixture; n: number; hash: string; run: { sha: string; runId: number } }> {
   const fixture = await schedulerFixture(CONFIG);
   fixture.fake.setFile(REPO, "main", ".github/bosun.yml", CONFIG);
   const n = await fixture.queue("job", extra);
-  await reconcileTick(fixture.replica("app"));
+  await fixture.replica("app").tick();
   const comment = [...fixture.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === n);
   const hash = /"hash": "(sha256:[0-9a-f]+)"/.exec(comment?.body ?? "")?.[1] ?? "";
-  return { fixture, n, hash };
+  const runId = fixture.runsOf(n)[0]?.id ?? 0;
+  return { fixture, n, hash, run: { sha: fixture.fake.repo(REPO).refs.get("refs/heads/main") ?? "", runId } };
 }
 
+let current: { run: { sha: string; runId: number } } | undefined;
 async function runWork(fixture: Fixture, inputs: Record<string, string>) {
-  return runWorkPhases(fixture.fake.url, inputs);
+  return runWorkPhases(fixture.fake.url, inputs, {}, undefined, current?.run);
 }
 
 describe("the Action's work mode", () => {
-  it("runs the agent on the frozen brief and lands its structured stop with evidence on the claim", async () => {
+  it("runs the agent on the frozen brief and records its structured stop, with evidence and cost, in the claim record; done with no pull request goes to a human", async () => {
     const d = await dispatched();
     f = d.fixture;
-    const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": 'echo "working on $BOSUN_ITEM at epoch $BOSUN_EPOCH"; echo \'{"kind":"done","reason":"opened a PR"}\' > "$BOSUN_RESULT"' });
-    expect([...io.check.failures, ...(io.agent?.failures ?? []), ...(io.land?.failures ?? [])]).toEqual([]);
-    expect(JSON.parse(io.land?.outputs["stop"] ?? "{}")).toEqual({ kind: "done", reason: "opened a PR" });
-    expect(f.labelsOf(d.n)).toEqual(["bosun:done", "bosun:ready"]);
-    const comment = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === d.n);
+    current = d;
+    const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": 'echo "working on $BOSUN_ITEM at epoch $BOSUN_EPOCH"; echo \'{"kind":"done","reason":"did it","cost":{"tokens":12,"usd":0.5}}\' > "$BOSUN_RESULT"' });
+    expect([...io.check.failures, ...(io.agent?.failures ?? [])]).toEqual([]);
+    expect(JSON.parse(io.land?.outputs["stop"] ?? "{}")).toEqual({ kind: "done", reason: "did it" });
+    // Done is the agent's claim; without a pull request nothing can be judged, so a human looks.
+    expect(f.labelsOf(d.n)).toEqual(["bosun:needs-human", "bosun:ready"]);
+    const status = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === d.n && c.body.startsWith("<!-- bosun:status -->"));
     // BOSUN_ITEM is the brief's id (an issue's brief defaults to its number; this one names itself).
-    expect(comment?.body).toContain("working on job at epoch 1");
-    expect(io.land?.summaries.join("")).toContain("| ok |");
+    expect(status?.body).toContain("working on job at epoch 1");
+    expect(status?.body).toContain("no pull request");
+    const snapshot = [...f.fake.repo(REPO).comments.values()].find((c) => c.issueNumber === d.n && c.body.startsWith("<!-- bosun:snapshot -->"));
+    expect(snapshot?.updatedAt).toBe(snapshot?.createdAt);
+  });
+
+  it("a run Bosun did not dispatch does nothing: no check, no agent, no record — even on an item really held at that epoch", async () => {
+    const d = await dispatched();
+    f = d.fixture;
+    // The agent starts the same workflow itself with the same inputs (it has write access).
+    f.fake.addToken("t-agent", "agent", { permissions: { [REPO]: "write" } });
+    const { createTestOctokit } = await import("../../fake-github/test-octokit.js");
+    const { data } = await createTestOctokit(f.fake.url, "t-agent").request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { owner: "acme", repo: "app", workflow_id: "bosun-work.yml", ref: "main", inputs: { item: String(d.n), epoch: "1", brief_hash: d.hash }, return_run_details: true });
+    current = { run: { sha: d.run.sha, runId: (data as { workflow_run_id: number }).workflow_run_id } };
+    const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": "touch should-not-run" });
+    expect(io.check.failures[0]).toMatch(/not dispatched by bosun\[bot\] \(GitHub says agent started it/);
+    expect(io.agent).toBeUndefined();
+    expect(f.labelsOf(d.n)).toContain("bosun:claimed");
   });
 
   it("refuses to act on a stale epoch, and changes nothing", async () => {
     const d = await dispatched();
     f = d.fixture;
+    current = d;
     const before = f.fake.accounting.count({ kind: "write" }) + f.fake.accounting.count({ kind: "create" });
     const io = await runWork(f, { item: String(d.n), epoch: "2", "brief-hash": d.hash, "agent-command": "touch should-not-run" });
     expect(io.check.failures[0]).toMatch(/stale epoch: this run has epoch 2, the item is held at epoch 1/);
@@ -65,13 +85,15 @@ describe("the Action's work mode", () => {
   it("refuses to act when the brief's hash is not the approved one", async () => {
     const d = await dispatched();
     f = d.fixture;
+    current = d;
     const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": "sha256:" + "0".repeat(64), "agent-command": "true" });
     expect(io.check.failures[0]).toMatch(/the approved brief is sha256:/);
   });
 
   it("kills an agent that outruns the brief's wall clock and lands out of budget for a human", async () => {
-    const d = await dispatched("budget: {wall_clock: 1s}");
+    const d = await dispatched("budget: {wall_clock: 1s}\n");
     f = d.fixture;
+    current = d;
     const io = await runWork(f, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": "sleep 20" });
     expect(JSON.parse(io.land?.outputs["stop"] ?? "{}")).toMatchObject({ kind: "out_of_budget", limit: "wall_clock" });
     expect(f.labelsOf(d.n)).toEqual(["bosun:needs-human", "bosun:ready"]);
@@ -108,7 +130,7 @@ describe("the Action's work mode", () => {
     for (const [name, body] of forged) {
       const path = join(dir, `${name}.json`);
       await writeFile(path, JSON.stringify(body));
-      const land = memoryActionIo({ inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(d.n), epoch: "1", "brief-hash": d.hash, "work-phase": "land", "work-result": path }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url } });
+      const land = memoryActionIo({ inputs: { "github-token": "t-bot", "bot-login": "bosun[bot]", item: String(d.n), epoch: "1", "brief-hash": d.hash, "work-phase": "land", "work-result": path }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url }, event: d.run });
       await work.run(land.io);
       expect(land.failures[0], name).toMatch(/refusing to land/);
     }
@@ -123,7 +145,7 @@ describe("the Action's work mode", () => {
     const io = await runWorkPhases(f.fake.url, { item: String(d.n), epoch: "1", "brief-hash": d.hash, "agent-command": 'echo hi > new.txt; git add new.txt; git -c user.name=a -c user.email=a@x commit -qm agent; echo more > other.txt' }, env, async (dir) => {
       await exec("git", ["init", "-q", dir]);
       await exec("git", ["-C", dir, "-c", "user.name=a", "-c", "user.email=a@x", "commit", "-q", "--allow-empty", "-m", "base"]);
-    });
+    }, d.run);
     const patch = await readFile(io.agent?.outputs["work-patch"] ?? "", "utf8");
     expect(patch).toMatch(/\+\+\+ b\/new.txt/);
     expect(patch).toMatch(/\+\+\+ b\/other.txt/);

@@ -19,14 +19,16 @@ export async function runWorkPhases(apiUrl: string, inputs: Record<string, strin
   const { "agent-command": agentCommand = "true", "pass-env": passEnv = "", ...common } = inputs;
   const base = { RUNNER_TEMP: temp, GITHUB_WORKSPACE: dir, PATH: process.env["PATH"], ...env };
   const trusted = { "github-token": "t-bot", "bot-login": "bosun[bot]", ...common };
-  const check = memoryActionIo({ inputs: { ...trusted, "work-phase": "check" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp } });
+  // Every job of a run sees its run (GITHUB_RUN_ID): the check and land jobs ask GitHub who started it.
+  const runEvent = run === undefined ? {} : { event: run };
+  const check = memoryActionIo({ inputs: { ...trusted, "work-phase": "check" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp }, ...runEvent });
   await work.run(check.io);
   if (check.failures.length > 0) return { check, dir };
   const { "github-token": _token, "bot-login": _bot, ...untrusted } = trusted;
   const agent = memoryActionIo({ inputs: { ...untrusted, "work-phase": "agent", brief: check.outputs["brief"] ?? "", "agent-command": agentCommand, "pass-env": passEnv }, eventName: "workflow_dispatch", payload: {}, env: base });
   await work.run(agent.io);
   // `run`: the workflow run the jobs belong to (GITHUB_SHA, GITHUB_RUN_ID), which the land job's record names.
-  const land = memoryActionIo({ inputs: { ...trusted, "work-phase": "land", "work-result": agent.outputs["work-result"] ?? "" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp }, ...(run === undefined ? {} : { event: run }) });
+  const land = memoryActionIo({ inputs: { ...trusted, "work-phase": "land", "work-result": agent.outputs["work-result"] ?? "" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: apiUrl, RUNNER_TEMP: temp, GITHUB_WORKSPACE: dir }, ...runEvent });
   await work.run(land.io);
   return { check, agent, land, dir };
 }

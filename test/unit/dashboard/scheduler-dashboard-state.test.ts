@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schedulerDashboardState } from "../../../src/app/dashboard/scheduler-dashboard-state.js";
-import type { TickReport } from "../../../src/app/scheduler/reconcile-tick.js";
+import type { TickView } from "../../../src/core/scheduler/tick-plan.js";
 import { parseConfig } from "../../../src/core/config/parse-config.js";
 import { renderDashboard } from "../../../src/core/dashboard/render-dashboard.js";
 
@@ -9,20 +9,20 @@ const parsed = parseConfig("pools: { default: { size: 1, dispatch: { kind: comme
 if (!parsed.ok) throw new Error("config should parse");
 const config = parsed.config;
 
-const report: TickReport = {
-  busy: false,
+const view: TickView = {
   idle: false,
-  dispatched: [],
   landed: [],
-  reclaimed: [],
-  revived: [],
-  inFlight: [{ issue: 3, title: "Running", pool: "default", holder: "app-1", epoch: 1, leaseUntil: T + 4 * 60_000 }],
-  queue: [{ pool: "default", items: [{ issue: 3, title: "Running", band: 2, reason: "P2" }, { issue: 7, title: "Next", band: 2, reason: "P2" }] }],
-  skipped: [{ issue: 8, title: "Edited", reason: "labelled bosun:hold" }],
+  inFlight: [{ n: 3, title: "Running", pool: "default", holder: "app-1", epoch: 1, leaseUntil: T + 4 * 60_000 }],
+  queue: [{ pool: "default", items: [{ n: 7, title: "Next", band: 2, reason: "P2" }] }],
+  waiting: [{ n: 8, title: "Edited", reason: "labelled bosun:hold" }, { n: 9, title: "Child", reason: "blocked by parent" }],
+  review: [{ n: 4, title: "Reviewed", pull: 12, state: "review", gate: "pass" }],
+  needsHuman: [{ n: 5, title: "Broken", reason: "failed: exit 3" }],
+  invalid: [],
+  notes: [{ n: 6, title: "Forged", note: "its claim ref points at a commit not written by Bosun (unsigned)" }],
 };
 
 function body(recentLands = [] as Parameters<typeof schedulerDashboardState>[0]["recentLands"]): string {
-  return renderDashboard(schedulerDashboardState({ repo: "acme/app", now: T, config, problems: [], report, recentLands, shadow: { ticks: 0, differing: 0 } }));
+  return renderDashboard(schedulerDashboardState({ repo: "acme/app", now: T, config, problems: [], view, recentLands }));
 }
 
 describe("the scheduler's dashboard", () => {
@@ -39,11 +39,18 @@ describe("the scheduler's dashboard", () => {
     expect(text.indexOf("Size 0")).toBeGreaterThan(text.indexOf("## Pool `gpu`"));
   });
 
+  it("shows what is in review, what waits and why, and what a maintainer should know", () => {
+    const text = body();
+    expect(text).toContain("**Working**: 1 queued, 1 in flight, 1 in review, 1 waiting.");
+    expect(text).toContain("- #4 Reviewed: pull request #12, bosun/gate pass");
+    expect(text).toContain("- #9 Child: blocked by parent");
+    expect(text).toContain("- #6 Forged: its claim ref points at a commit not written by Bosun \\(unsigned\\)");
+  });
+
   it("offers a release box for a held item and a retry box for one landed to a human; lands keep their titles", () => {
     const text = body([
-      { issue: 5, title: "Broken", ok: false, disposition: "human", summary: "failed: exit 3", at: T },
-      { issue: 6, title: "Retrying", ok: false, disposition: "retry", summary: "exit 75", at: T },
-      { issue: 2, title: "Shipped", ok: true, disposition: "ok", summary: "done", at: T },
+      { issue: 6, title: "Retrying", ok: false, summary: "exit 75", at: T },
+      { issue: 2, title: "Shipped", ok: true, summary: "done", at: T },
     ]);
     expect(text).toContain("- [ ] <!-- bosun:release=8 --> #8 Edited");
     expect(text).toContain("- [ ] <!-- bosun:retry=5 --> #5 Broken: failed: exit 3");

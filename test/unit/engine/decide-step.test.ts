@@ -22,6 +22,8 @@ const short = (d: Decision): string => {
       return `claim ${d.id}/${d.pool}`;
     case "dispatch":
       return `dispatch ${d.id}`;
+    case "advance":
+      return d.to === "merged" ? `merged ${d.id}` : `advance ${d.id} ${d.landing.disposition}`;
     case "idle":
       return "idle";
   }

@@ -1,15 +1,15 @@
 import { expect, it } from "vitest";
-import { RUN_CLOCK_SKEW_MS, runOf, runsOfItem } from "../../../src/app/scheduler/run-of.js";
-import type { WorkflowRunView } from "../../../src/app/scheduler/scheduler-github.js";
+import { RUN_CLOCK_SKEW_MS, runOf, runsOfItem } from "../../../src/adapters/github/tick/run-of.js";
+import type { RunView } from "../../../src/adapters/github/tick/tick-github.js";
 
 const GRANT = Date.UTC(2026, 5, 1);
-const run = (id: number, title: string, createdAt: number, status = "in_progress"): WorkflowRunView => ({ id, status, conclusion: null, displayTitle: title, url: `https://example.test/runs/${id}`, createdAt });
+const run = (id: number, title: string, createdAt: number, status = "in_progress", actor = "bosun[bot]"): RunView => ({ id, status, conclusion: null, displayTitle: title, url: `https://example.test/runs/${id}`, createdAt, actor, headSha: "h" });
 
 it("a run id this process kept from an earlier life of the item and epoch is not the new grant's run", () => {
   const old = run(7, "bosun #3 epoch 1", GRANT - RUN_CLOCK_SKEW_MS - 60_000, "completed");
-  expect(runOf([old], 3, 1, 7, GRANT)).toBeUndefined();
+  expect(runOf([old], 3, 1, 7, GRANT, "bosun[bot]")).toBeUndefined();
   const mine = run(8, "bosun #3 epoch 1", GRANT + 1000);
-  expect(runOf([old, mine], 3, 1, 8, GRANT)).toBe(mine);
+  expect(runOf([old, mine], 3, 1, 8, GRANT, "bosun[bot]")).toBe(mine);
 });
 
 it("the runs titled for an item give its highest epoch and whether one is still going; other items' runs and other names do not count", () => {
@@ -17,4 +17,11 @@ it("the runs titled for an item give its highest epoch and whether one is still 
   expect(runsOfItem(runs, 3)).toEqual({ maxEpoch: 4, live: true });
   expect(runsOfItem(runs.slice(0, 1), 3)).toEqual({ maxEpoch: 1, live: false });
   expect(runsOfItem(runs, 5)).toEqual({ maxEpoch: 0, live: false });
+});
+
+it("a run someone else started (anyone with write can dispatch the workflow, with any run name) never speaks for an item", () => {
+  const forged = run(9, "bosun #3 epoch 1", GRANT + 1000, "completed", "agent");
+  expect(runOf([forged], 3, 1, undefined, GRANT, "bosun[bot]")).toBeUndefined();
+  const ours = run(10, "bosun #3 epoch 1", GRANT + 2000, "completed", "bosun[bot]");
+  expect(runOf([forged, ours], 3, 1, undefined, GRANT, "bosun[bot]")).toBe(ours);
 });

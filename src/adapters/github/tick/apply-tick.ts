@@ -1,0 +1,129 @@
+import { briefHash } from "../../../core/brief/parse-brief.js";
+import { renderSnapshotComment } from "../../../core/brief/snapshot.js";
+import type { ClaimToken } from "../../../core/claims/claim-token.js";
+import type { BosunConfig } from "../../../core/config/bosun-config.js";
+import type { Clock } from "../../../core/engine/clock.js";
+import { renderProblemsComment } from "../../../core/intake/intake-comments.js";
+import type { Journal } from "../../../core/journal/journal-event.js";
+import { journalEmitter } from "../../../core/journal/journal-emitter.js";
+import { renderStatusComment } from "../../../core/scheduler/status-comment.js";
+import type { PlannedEffect, TickPlan } from "../../../core/scheduler/tick-plan.js";
+import type { GitHubClaimStore } from "../github-claim-store.js";
+import { dispatchInstruction } from "./dispatch-instruction.js";
+import { DispatchOutcomeUnknown } from "./dispatch-outcome-unknown.js";
+import type { TickGitHub } from "./tick-github.js";
+
+export interface ApplyInput {
+  readonly github: TickGitHub;
+  readonly store: GitHubClaimStore;
+  readonly config: BosunConfig;
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly holder: string;
+}
+
+/** The batch did not land: another writer moved first (decide again), or the write failed on its own. */
+export interface LostBatch {
+  readonly lost: true;
+  readonly conflict: boolean;
+  readonly detail: string;
+}
+
+export interface Applied {
+  readonly lost: false;
+  readonly dispatched: readonly number[];
+  /** Mirror writes and effects that failed: the records stand, and the next tick repairs the mirrors. */
+  readonly failures: readonly string[];
+}
+
+/** A hidden line naming the approval a comment belongs to: one approval, one such comment. */
+export const approvalMarker = (id: number): string => `<!-- bosun:approval ${id} -->`;
+
+/**
+ * The apply stage of a tick: the plan's records as one commit and one all-or-nothing ref update
+ * (nothing else happens if it lost), then what follows it in order — comments, dispatches, the
+ * journal — then the labels that mirror the new records. Every effect is attempted even if another
+ * fails; the records are the truth, and the next tick repairs a mirror that did not follow.
+ */
+export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Applied | LostBatch> {
+  const { github, store, config } = input;
+  const emit = journalEmitter(input.journal, input.clock);
+  let granted: ReadonlyMap<string, ClaimToken> = new Map();
+  if (plan.writes.length > 0) {
+    const batch = store.newBatch(input.clock.now());
+    for (const w of plan.writes) batch.writes.set(w.ref, { from: w.from, record: w.next, grant: w.grant });
+    batch.granting = plan.writes.some((w) => w.grant);
+    const written = await store.commitBatch(batch);
+    if (!written.ok) return { lost: true, conflict: written.conflict, detail: written.detail };
+    granted = written.granted;
+  }
+  const failures: string[] = [];
+  const attempt = async (what: string, effect: () => Promise<void>): Promise<void> => {
+    try {
+      await effect();
+    } catch (err) {
+      failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const dispatched: number[] = [];
+  for (const effect of plan.effects) {
+    if (effect.kind === "journal") {
+      emit(effect.event);
+      continue;
+    }
+    await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
+  }
+  for (const { n, labels } of plan.labels) await attempt(`#${n} labels`, () => github.setLabels(n, labels));
+  return { lost: false, dispatched, failures };
+
+  async function perform(effect: Exclude<PlannedEffect, { kind: "journal" }>): Promise<void> {
+    switch (effect.kind) {
+      case "snapshot": {
+        // Posted only by the writer whose batch recorded this approval (or granted it): the
+        // compare-and-swap made it the only one. A crash before posting is repaired at the grant.
+        const comments = await github.botComments(effect.n, Number.NaN);
+        if (comments.snapshot?.hash === undefined || comments.snapshot.hash !== briefHash(effect.brief)) {
+          const body = renderSnapshotComment(effect.brief, `Bosun froze this brief when **${effect.approval.by}** approved it; later edits to the issue do not change it until it is approved again.\n${approvalMarker(effect.approval.id)}`);
+          await github.comment(effect.n, body);
+        }
+        return;
+      }
+      case "problems":
+        await github.comment(effect.n, `${renderProblemsComment(effect.problems, config.labels.ready)}${approvalMarker(effect.approval.id)}\n`);
+        return;
+      case "status": {
+        const body = renderStatusComment(effect.record, effect.extras);
+        const comments = await github.botComments(effect.n, Number.NaN);
+        if (comments.status !== undefined) {
+          if (comments.status.body.trim() !== body.trim()) await github.updateComment(comments.status.id, body);
+        } else if (effect.create) await github.comment(effect.n, body);
+        return;
+      }
+      case "close":
+        await github.closeIssue(effect.n);
+        return;
+      case "dispatch": {
+        const token = granted.get(effect.key);
+        if (token === undefined) return;
+        const pool = config.pools[effect.pool];
+        if (pool === undefined) return;
+        emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
+        try {
+          await github.dispatch(effect.n, pool.dispatch, { item: String(effect.n), epoch: token.epoch, briefHash: effect.hash, instruction: dispatchInstruction(effect.n, token, effect.hash, pool.dispatch) });
+          dispatched.push(effect.n);
+        } catch (err) {
+          // It may have started: the claim stays held; its worker is unseen until it shows, and
+          // the dispatch deadline takes the claim back if it never does.
+          if (err instanceof DispatchOutcomeUnknown) return;
+          // Definitely not started (a 4xx): the claim goes back for a retry with backoff rather
+          // than hold an item no worker has.
+          const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
+          const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
+          emit({ event: "LAND", item: String(effect.n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
+          throw err;
+        }
+        return;
+      }
+    }
+  }
+}

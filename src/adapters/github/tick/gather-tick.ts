@@ -1,0 +1,190 @@
+import { briefHash } from "../../../core/brief/parse-brief.js";
+import { parseIssueBody } from "../../../core/brief/parse-issue-body.js";
+import type { ClaimRecord } from "../../../core/claims/claim-record.js";
+import type { BosunConfig } from "../../../core/config/bosun-config.js";
+import type { WorkerState } from "../../../core/engine/decide-step.js";
+import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js";
+import { stopFromRun } from "../../../core/scheduler/stop-from-run.js";
+import type { BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
+import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
+import { runOf, runsOfItem } from "./run-of.js";
+import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
+
+/** What one process remembers between gathers: parsed bodies, and when it last read each issue's events. */
+export interface GatherMemory {
+  readonly bodies: Map<number, { readonly updatedAt: number; readonly body: string; readonly brief: BodyBrief }>;
+  /** n → the issue's `updatedAt` when its approval events were last read. */
+  readonly approvalsRead: Map<number, number>;
+}
+
+export const newGatherMemory = (): GatherMemory => ({ bodies: new Map(), approvalsRead: new Map() });
+
+export interface GatherInput {
+  readonly github: TickReads;
+  readonly store: GitHubClaimStore;
+  readonly config: BosunConfig;
+  readonly holder: string;
+  /** The App's bot login: only runs it started speak for an item. */
+  readonly botLogin: string;
+  readonly now: number;
+  readonly memory: GatherMemory;
+  /** Issues a webhook said changed their approval (read their events this tick). */
+  readonly hinted: ReadonlySet<number>;
+}
+
+/**
+ * The gather stage of a tick: every read, once — the approval-labelled issues, the claim records
+ * (with who GitHub signed them for), the runs and pull requests of what is in flight or in
+ * review, the gate's verdicts on those pull requests, and, only where a decision needs it, an
+ * issue's approval events and the evidence probe. Nothing is decided here.
+ */
+export async function gatherTick(input: GatherInput): Promise<TickFacts> {
+  const { github, store, config, now, memory } = input;
+  const L = config.labels;
+  const prefix = config.claims.ref_prefix;
+  const listed = await github.listApproved(L.ready);
+  const issues = new Map(listed.map((i) => [i.number, i]));
+  const claims = await store.listClaims();
+  const refs = new Map<number, { ref: string; sha: string; record: ClaimRecord | undefined; forged?: ForgedHead }>();
+  for (const c of claims) {
+    const n = Number(c.ref.slice(prefix.length));
+    if (c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) refs.set(n, c);
+  }
+  // An item whose record is not final but whose issue the listing does not show (unlabelled,
+  // closed, or missed by a shifting page): read on its own.
+  for (const [n, c] of refs) {
+    if (issues.has(n) || c.record === undefined || c.record.state === "settled" || c.record.state === "withdrawn") continue;
+    const read = await github.issue(n);
+    if (read !== undefined) issues.set(n, read);
+  }
+
+  const numbers = [...new Set([...issues.keys(), ...refs.keys()])].sort((a, b) => a - b);
+  let runs: readonly RunView[] | undefined;
+  let pulls: ReadonlyMap<number, readonly PullLink[]> | undefined;
+  const heldWorkflow = numbers.filter((n) => {
+    const r = refs.get(n)?.record;
+    return r?.state === "held" && config.pools[r.pool ?? "default"]?.dispatch.kind === "workflow";
+  });
+  const runOfHeld = (all: readonly RunView[], n: number, r: ClaimRecord): RunView | undefined => runOf(all, n, r.epoch, github.knownRunId(n, r.epoch), r.grantedAt, input.botLogin);
+  const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
+  const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
+
+  const items: ItemFacts[] = [];
+  for (const n of numbers) {
+    const listedIssue = issues.get(n);
+    const claim = refs.get(n);
+    const r = claim?.record;
+    const issueFacts = listedIssue === undefined ? undefined : { title: listedIssue.title, labels: listedIssue.labels, createdAt: listedIssue.createdAt, open: listedIssue.open, completed: listedIssue.completed, author: listedIssue.author, brief: briefOf(memory, listedIssue) };
+    const facts: { -readonly [K in keyof ItemFacts]: ItemFacts[K] } = { n, ref: `${prefix}${n}`, sha: claim?.sha, floor: 0 };
+    if (r !== undefined) facts.record = r;
+    if (claim?.forged !== undefined) facts.forged = { signedBy: claim.forged.signedBy };
+    if (issueFacts !== undefined) facts.issue = issueFacts;
+
+    // The approval, read from the issue's events where a decision rests on it.
+    const labelled = listedIssue?.open === true && listedIssue.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase());
+    const changedSinceRead = listedIssue !== undefined && (memory.approvalsRead.get(n) ?? Number.NEGATIVE_INFINITY) < listedIssue.updatedAt;
+    const mayRecord = r === undefined || r.approval === undefined || r.state === "approved" || r.state === "released" || r.state === "invalid" || r.state === "settled" || r.state === "withdrawn";
+    if (labelled && (input.hinted.has(n) || (mayRecord && (r?.approval === undefined || changedSinceRead)))) {
+      facts.approval = await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config));
+      memory.approvalsRead.set(n, listedIssue.updatedAt);
+    }
+
+    if (r === undefined || r.state === "approved" || r.state === "released" || r.state === "withdrawn" || r.state === "invalid") {
+      // A grant starts above every epoch the item ever had: its floor, and any run titled for it.
+      if (r === undefined && labelled) {
+        facts.floor = await store.floorOf(`${prefix}${n}`);
+        const named = runsOfItem(await needRuns(), n);
+        facts.floor = Math.max(facts.floor, named.maxEpoch);
+        if (named.live) facts.runLive = true;
+      }
+    }
+
+    if (r?.state === "held") {
+      const pool = config.pools[r.pool ?? "default"];
+      let worker: WorkerState = { kind: "unseen" };
+      if (pool?.dispatch.kind === "workflow") {
+        const run = runOfHeld(await needRuns(), n, r);
+        if (run?.status === "completed") worker = { kind: "ended", stop: stopFromRun(run.conclusion, run.url), run: run.id, url: run.url };
+        else if (run !== undefined) worker = { kind: "live" };
+      }
+      const links = (await needPulls()).get(n) ?? [];
+      const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
+      const mergedPull = links.find((p) => p.state === "merged");
+      const pull = open ?? mergedPull;
+      if (pull !== undefined) facts.pull = pullFacts(pull);
+      if (worker.kind === "unseen") {
+        // No run (or not a workflow pool): the pull request is the worker.
+        if (mergedPull !== undefined) worker = { kind: "ended", stop: { kind: "done", reason: `pull request #${mergedPull.number} merged` } };
+        else if (open !== undefined) worker = pool?.dispatch.kind === "workflow" ? { kind: "live" } : { kind: "ended", stop: { kind: "done", reason: `pull request #${open.number} opened` } };
+        else if (links.length > 0 && links.every((p) => p.state === "closed")) worker = { kind: "ended", stop: { kind: "blocked", reason: `pull request #${links[0]?.number ?? "?"} was closed unmerged` } };
+      }
+      facts.worker = worker;
+    }
+    if ((r?.state === "review" || r?.state === "merged") && r.pull !== undefined) {
+      const pull = ((await needPulls()).get(n) ?? []).find((p) => p.number === r.pull) ?? (await github.pull(r.pull));
+      if (pull !== undefined) {
+        facts.pull = pullFacts(pull);
+        if (pull.state === "open") {
+          const gate = await github.gateVerdict(pull.head);
+          if (gate !== undefined) facts.gate = gate;
+        }
+      }
+    }
+    if (r?.state === "settled" && r.outcome?.ok !== true && labelled) {
+      // A human may have fixed what was refused: a merge of the item's pull request ends it done.
+      const merged = ((await needPulls()).get(n) ?? []).find((p) => p.state === "merged" && p.bosunBranch);
+      if (merged !== undefined) facts.pull = pullFacts(merged);
+    }
+    items.push(facts);
+  }
+  // Blockers named `#m` that the listing does not show: their issue decides (closed as completed is done).
+  const known = new Set(items.map((i) => i.n));
+  for (const item of [...items]) {
+    const brief = item.issue?.brief;
+    if (brief?.ok !== true || item.record === undefined || (item.record.state !== "approved" && item.record.state !== "released")) continue;
+    for (const b of brief.brief.blocked_by) {
+      const m = Number(b.slice(1));
+      if (!b.startsWith("#") || !Number.isInteger(m) || m <= 0 || known.has(m)) continue;
+      known.add(m);
+      const read = await github.issue(m);
+      if (read !== undefined) items.push({ n: m, ref: `${prefix}${m}`, sha: undefined, floor: 0, issue: { title: read.title, labels: read.labels, createdAt: read.createdAt, open: read.open, completed: read.completed, author: read.author, brief: briefOf(memory, read) } });
+    }
+  }
+  return { now, holder: input.holder, config, items };
+}
+
+/**
+ * The screens of the items a plan would grant, read only for them: the approval read again from
+ * the issue's events (unless this tick already read it) and the evidence probe. Returns the facts
+ * with those items' screens filled in.
+ */
+export async function screenItems(input: GatherInput, facts: TickFacts, screen: readonly number[]): Promise<TickFacts> {
+  const { github, config } = input;
+  const want = new Set(screen);
+  const items: ItemFacts[] = [];
+  for (const item of facts.items) {
+    if (!want.has(item.n) || item.issue === undefined) {
+      items.push(item);
+      continue;
+    }
+    const issue = item.issue;
+    const approval = item.approval ?? (await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config)));
+    const evidence = await github.evidence(item.n, item.record === undefined || item.record.epoch === 0);
+    items.push({ ...item, approval, evidence });
+  }
+  return { ...facts, items };
+}
+
+function pullFacts(p: PullLink): PullFacts {
+  return { number: p.number, state: p.state, head: p.head, bosunBranch: p.bosunBranch, ...(p.mergeSha === undefined ? {} : { mergeSha: p.mergeSha }) };
+}
+
+/** The brief an issue's body holds now, parsed once per body. */
+function briefOf(memory: GatherMemory, issue: ListedIssue): BodyBrief {
+  const known = memory.bodies.get(issue.number);
+  if (known !== undefined && known.body === issue.body) return known.brief;
+  const parsed = parseIssueBody(issue.body, { name: `issue #${issue.number}`, defaultId: String(issue.number) });
+  const brief: BodyBrief = parsed.ok ? { ok: true, brief: parsed.brief, hash: briefHash(parsed.brief) } : { ok: false, problems: parsed.problems };
+  memory.bodies.set(issue.number, { updatedAt: issue.updatedAt, body: issue.body, brief });
+  return brief;
+}

@@ -1,0 +1,252 @@
+import type { Octokit } from "@octokit/rest";
+import { briefHash } from "../../../core/brief/parse-brief.js";
+import { parseIssueBody } from "../../../core/brief/parse-issue-body.js";
+import type { Brief } from "../../../core/brief/brief.js";
+import type { ClaimRecord } from "../../../core/claims/claim-record.js";
+import type { ClaimToken } from "../../../core/claims/claim-token.js";
+import type { BosunConfig } from "../../../core/config/bosun-config.js";
+import type { Clock } from "../../../core/engine/clock.js";
+import { landingFor } from "../../../core/engine/decide-step.js";
+import type { Evidence, Journal, JournalEvent } from "../../../core/journal/journal-event.js";
+import { journalEmitter } from "../../../core/journal/journal-emitter.js";
+import { landEvent } from "../../../core/journal/land-event.js";
+import type { RunCost } from "../../../core/journal/run-cost.js";
+import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js";
+import { landHeld } from "../../../core/scheduler/land-held.js";
+import { mirrorLabels } from "../../../core/scheduler/mirror-labels.js";
+import { parseLandCommand } from "../../../core/scheduler/parse-land-command.js";
+import { renderStatusComment, type StatusExtras } from "../../../core/scheduler/status-comment.js";
+import { stepOptionsOf } from "../../../core/scheduler/step-options-of.js";
+import type { TickView } from "../../../core/scheduler/tick-plan.js";
+import type { Stop } from "../../../core/stop/stop.js";
+import { octokitClaimRefs } from "../claim-refs-api.js";
+import { GitHubClaimStore } from "../github-claim-store.js";
+import { octokitTickGitHub } from "./octokit-tick-github.js";
+import { newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
+import type { TickGitHub } from "./tick-github.js";
+
+export interface RepoTickerOptions {
+  readonly owner: string;
+  readonly repo: string;
+  /** The App's bot login (`bosun[bot]`): only what it wrote (records, comments, check runs, runs) is believed. */
+  readonly botLogin: string;
+  readonly defaultBranch: string;
+  /** This writer's holder name (a replica, an Action run). */
+  readonly holder: string;
+  readonly clock: Clock;
+  readonly journal: Journal;
+  /** A user-to-server client for `assign` to Copilot. */
+  readonly copilot?: Octokit;
+  /** The reads and writes (default: over the Octokit given). */
+  readonly github?: TickGitHub;
+}
+
+/** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
+export type HeldItem = { readonly ok: true; readonly record: ClaimRecord; readonly token: ClaimToken; readonly brief: Brief; readonly title: string } | { readonly ok: false; readonly problem: string };
+
+const RECENT_EVENTS = 5000;
+
+/**
+ * One repository's scheduler as a process keeps it between ticks — the App's replicas and each
+ * Action run alike: its claim store (which believes only records GitHub signed for the App), its
+ * reads' caches, and what it remembers of records and verdicts. Nothing in it is needed for
+ * correctness: a fresh one rebuilds everything from GitHub. Ticks of one ticker run one at a time.
+ */
+export class RepoTicker {
+  private readonly stores = new Map<string, GitHubClaimStore>();
+  readonly github: TickGitHub;
+  private readonly refs;
+  private readonly memory = newTickMemory();
+  private readonly hinted = new Set<number>();
+  private running: Promise<unknown> = Promise.resolve();
+  /** The journal events this ticker wrote, newest last (bounded), for the dashboard's metrics. */
+  readonly recentEvents: JournalEvent[] = [];
+
+  constructor(
+    octokit: Octokit,
+    private readonly options: RepoTickerOptions,
+  ) {
+    this.refs = octokitClaimRefs(octokit, options.owner, options.repo);
+    this.github = options.github ?? octokitTickGitHub(octokit, { owner: options.owner, repo: options.repo, botLogin: options.botLogin, defaultBranch: options.defaultBranch, now: () => options.clock.now(), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+  }
+
+  /** The claim store for the configuration's ref prefix (it caches claim commits). */
+  store(config: BosunConfig): GitHubClaimStore {
+    const prefix = config.claims.ref_prefix;
+    let store = this.stores.get(prefix);
+    if (store === undefined) {
+      store = new GitHubClaimStore({ refs: this.refs, prefix, signer: this.options.botLogin });
+      this.stores.set(prefix, store);
+    }
+    return store;
+  }
+
+  private deps(config: BosunConfig): TickDeps {
+    return {
+      github: this.github,
+      store: this.store(config),
+      config,
+      clock: this.options.clock,
+      holder: this.options.holder,
+      botLogin: this.options.botLogin,
+      journal: {
+        append: (event) => {
+          this.options.journal.append(event);
+          this.recentEvents.push(event);
+          if (this.recentEvents.length > RECENT_EVENTS) this.recentEvents.splice(0, this.recentEvents.length - RECENT_EVENTS);
+        },
+      },
+    };
+  }
+
+  /** A webhook said this issue's approval may have changed: its events are read at the next tick. */
+  hint(n: number): void {
+    this.hinted.add(n);
+  }
+
+  /** A webhook said pull requests, branches or gate verdicts changed: the next tick reads them again. */
+  invalidate(what: "pulls" | "branches" | "gates"): void {
+    this.github.invalidate(what);
+  }
+
+  /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */
+  tick(config: BosunConfig, beforeApply?: (view: TickView) => Promise<void>): Promise<TickReport> {
+    const next = this.running.catch(() => undefined).then(async () => {
+      const hinted = new Set(this.hinted);
+      this.hinted.clear();
+      try {
+        return await runTick(this.deps(config), this.memory, hinted, beforeApply);
+      } catch (err) {
+        for (const n of hinted) this.hinted.add(n);
+        throw err;
+      }
+    });
+    this.running = next;
+    return next;
+  }
+
+  /**
+   * What a dispatched worker checks before it acts (the `work` mode's check and land jobs): the
+   * item is held — by a record GitHub signed for the App — at exactly this epoch, for exactly this
+   * brief; and the brief is the approved one, from Bosun's snapshot or the issue's body, whichever
+   * hashes to it.
+   */
+  async heldItem(config: BosunConfig, n: number, epoch: number, hash: string): Promise<HeldItem> {
+    const store = this.store(config);
+    const ref = `${config.claims.ref_prefix}${n}`;
+    const { record, forged } = await store.current(ref);
+    if (forged !== undefined && (record === undefined || record.state !== "held")) return { ok: false, problem: `the claim ref of #${n} points at a commit Bosun did not write (${forged.signedBy === undefined ? "unsigned" : `signed for ${forged.signedBy}`}): nothing here was granted by Bosun` };
+    if (record === undefined) return { ok: false, problem: `#${n} has no claim record written by Bosun: nothing was granted` };
+    if (record.state !== "held" || record.epoch !== epoch) return { ok: false, problem: `stale epoch: this run has epoch ${epoch}, the item is ${record.state === "held" ? `held at epoch ${record.epoch}` : `${record.state} (epoch ${record.epoch})`}` };
+    if (record.briefHash !== hash) return { ok: false, problem: `the approved brief is ${record.briefHash ?? "unknown"}, this run was dispatched with ${hash}` };
+    store.bind(record.key, ref);
+    const token = await store.adopt(record.key);
+    if (token === undefined || token.epoch !== epoch) return { ok: false, problem: `stale epoch: #${n} moved on while it was read` };
+    const issue = await this.github.issue(n);
+    if (issue === undefined) return { ok: false, problem: `#${n} is gone` };
+    const parsed = parseIssueBody(issue.body, { name: `issue #${n}`, defaultId: String(n) });
+    if (parsed.ok && briefHash(parsed.brief) === hash) return { ok: true, record, token, brief: parsed.brief, title: issue.title };
+    return { ok: false, problem: `the issue's brief changed after it was approved (it no longer hashes to ${hash.slice(0, 19)}…): approve it again` };
+  }
+
+  /**
+   * Lands a worker's own structured result on its claim (a `work` run's land job), fenced by its
+   * epoch, by the one landing rule; then mirrors the record in the status comment and labels.
+   * Answers the record written, or undefined when the claim moved on (a stale epoch).
+   */
+  async landRun(config: BosunConfig, n: number, token: ClaimToken, stop: Stop, extra: { readonly evidence?: Evidence; readonly cost?: RunCost; readonly pull?: number; readonly run?: number }): Promise<ClaimRecord | undefined> {
+    const now = this.options.clock.now();
+    const landing = landingFor(stop, token.epoch, now, stepOptionsOf(config), extra.evidence);
+    let next: ClaimRecord | undefined;
+    const store = this.store(config);
+    store.bind(token.key, `${config.claims.ref_prefix}${n}`);
+    const landed = await store.land(token, (r) => (next = landHeld(r, landing, { holder: this.options.holder, now, ...(extra.pull === undefined ? {} : { pull: extra.pull }), ...(extra.run === undefined ? {} : { run: extra.run }), ...(extra.cost === undefined ? {} : { cost: extra.cost }) })), now);
+    const emit = journalEmitter(this.deps(config).journal, this.options.clock);
+    if (!landed.ok || next === undefined) {
+      emit({ ...landEvent(String(n), token.epoch, { stop, ...(extra.evidence === undefined ? {} : { evidence: extra.evidence }) }, landing.disposition), fenced: landed.ok ? "nothing written" : `${landed.reason}: ${landed.detail}` });
+      return undefined;
+    }
+    emit(landEvent(String(n), token.epoch, { stop, ...(extra.evidence === undefined ? {} : { evidence: extra.evidence }), ...(extra.cost === undefined ? {} : { cost: extra.cost }) }, landing.disposition));
+    emit({ event: "RELEASE", item: String(n), epoch: token.epoch });
+    await this.mirror(config, n, next, extra.pull === undefined ? {} : { pull: { number: extra.pull, state: "open" } });
+    return next;
+  }
+
+  /**
+   * `/bosun land <ok|retry|refuse|human> <reason>` on its own first line of a comment: lands the
+   * item's live claim by hand — only for someone the approval rule lets approve it (not an agent,
+   * not the issue's author, the configured role). A person's `ok` vouches for the outcome even
+   * without a pull request. Returns what happened, for the log.
+   */
+  async landByCommand(config: BosunConfig, n: number, body: string, author: string): Promise<string> {
+    const command = parseLandCommand(body);
+    if (command === undefined) return "not a land command";
+    const issue = await this.github.issue(n);
+    if (issue === undefined) return `ignored: #${n} is gone`;
+    const why = whyNotApprover(author, roleOf(await this.github.role(author), undefined), issue.author, config);
+    if (why !== undefined) return `ignored: ${why}`;
+    const store = this.store(config);
+    const { record } = await store.current(`${config.claims.ref_prefix}${n}`);
+    if (record?.state !== "held") return `ignored: nothing is in flight on #${n}`;
+    store.bind(record.key, `${config.claims.ref_prefix}${n}`);
+    const now = this.options.clock.now();
+    const stop: Stop = command.stop.kind === "failed" ? { ...command.stop, reason: `${command.stop.reason} (by ${author})` } : command.stop;
+    const landing = landingFor(stop, record.epoch, now, stepOptionsOf(config));
+    const pull = ((await this.github.linkedPulls()).get(n) ?? []).find((p) => p.state === "open" || p.state === "merged");
+    const token = await store.adopt(record.key);
+    if (token === undefined) return `ignored: nothing is in flight on #${n}`;
+    let next: ClaimRecord | undefined;
+    const landed = await store.land(token, (r) => (next = landHeld(r, landing, { holder: `${this.options.holder} for ${author}`, now, vouched: true, ...(pull === undefined ? {} : { pull: pull.number }) })), now);
+    if (!landed.ok || next === undefined) return "refused: the claim moved (stale epoch)";
+    journalEmitter(this.deps(config).journal, this.options.clock)(landEvent(String(n), record.epoch, { stop }, landing.disposition));
+    await this.mirror(config, n, next, {});
+    return `landed #${n}: ${next.state === "review" ? "review" : landing.disposition}`;
+  }
+
+  /**
+   * A person's retry from the dashboard: an item that went to a human (`retry`), or one that ended
+   * (`requeue`), goes back to the queue under its approval (the same approved brief), if the
+   * approval rule lets that person approve it.
+   */
+  async retryByPerson(config: BosunConfig, n: number, person: string, which: "retry" | "requeue" = "retry"): Promise<string> {
+    const issue = await this.github.issue(n);
+    if (issue === undefined) return `#${n} is gone`;
+    const why = whyNotApprover(person, roleOf(await this.github.role(person), undefined), issue.author, config);
+    if (why !== undefined) return why;
+    const now = this.options.clock.now();
+    const store = this.store(config);
+    const key = (await store.current(`${config.claims.ref_prefix}${n}`)).record?.key;
+    if (key === undefined) return `#${n} has no record to retry`;
+    store.bind(key, `${config.claims.ref_prefix}${n}`);
+    const written = await store.transition(key, (r) => (r?.state === "settled" && (which === "requeue" || r.outcome?.ok !== true) ? { ...r, holder: `${this.options.holder} for ${person}`, state: "released", notBefore: now, at: now } : `#${n} is not waiting for a human`), now);
+    if (!written.ok) return written.detail;
+    await this.mirror(config, n, written.record, {});
+    return "requeued";
+  }
+
+  /** A verified deployment carried a merged item: done (its record, its labels, its issue closed). */
+  async landVerified(config: BosunConfig, n: number, merge: string, summary: string): Promise<"done" | string> {
+    const now = this.options.clock.now();
+    const store = this.store(config);
+    const found = await store.current(`${config.claims.ref_prefix}${n}`);
+    if (found.record === undefined) return `#${n} has no record of Bosun's`;
+    store.bind(found.record.key, `${config.claims.ref_prefix}${n}`);
+    const written = await store.transition(found.record.key, (r) => (r !== undefined && (r.state === "merged" || r.state === "review" || (r.state === "settled" && r.outcome?.ok !== true)) ? { ...r, holder: this.options.holder, state: "settled", merge, outcome: { ok: true, disposition: "ok", summary }, at: now } : `#${n} is ${r?.state ?? "unrecorded"}, not merged`), now);
+    if (!written.ok) return written.detail;
+    await this.mirror(config, n, written.record, {});
+    const issue = await this.github.issue(n);
+    if (issue?.open === true) await this.github.closeIssue(n);
+    return "done";
+  }
+
+  /** Puts the status comment and the labels in line with a record this ticker just wrote. */
+  private async mirror(config: BosunConfig, n: number, record: ClaimRecord, extras: StatusExtras): Promise<void> {
+    const body = renderStatusComment(record, extras);
+    const comments = await this.github.botComments(n, Number.NaN);
+    if (comments.status !== undefined && comments.status.body.trim() !== body.trim()) await this.github.updateComment(comments.status.id, body);
+    const issue = await this.github.issue(n);
+    if (issue === undefined) return;
+    const labels = mirrorLabels(issue.labels, record, config.labels);
+    if (labels !== undefined) await this.github.setLabels(n, labels);
+  }
+}

@@ -1,0 +1,93 @@
+import type { DispatchConfig } from "../../../core/config/bosun-config.js";
+import type { GateFact } from "../../../core/engine/decide-step.js";
+import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
+
+/** An issue as a listing (or a read) shows it. */
+export interface ListedIssue {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly labels: readonly string[];
+  readonly author: string;
+  /** ms */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly comments: number;
+  readonly open: boolean;
+  readonly completed: boolean;
+}
+
+/** A workflow run as listed. */
+export interface RunView {
+  readonly id: number;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly displayTitle: string;
+  readonly url: string;
+  /** ms */
+  readonly createdAt: number;
+  /** Who started it: only runs the App dispatched speak for an item. */
+  readonly actor: string;
+  readonly headSha: string;
+}
+
+/** A pull request linked to an item (`Closes #n` in its body, or a branch named for it). */
+export interface PullLink {
+  readonly number: number;
+  readonly state: "open" | "merged" | "closed";
+  readonly head: string;
+  readonly mergeSha?: string;
+  /** Its head is Bosun's own branch for the item (`bosun/<n>-…`) in this repository. */
+  readonly bosunBranch: boolean;
+  readonly author: string;
+}
+
+/** Bosun's comments on an issue: its latest snapshot (by hash) and its status comment. */
+export interface BotComments {
+  readonly snapshot?: { readonly id: number; readonly hash: string };
+  readonly status?: { readonly id: number; readonly body: string };
+}
+
+/**
+ * What the tick reads from GitHub (declared here, by the executor that uses it). List reads are
+ * conditional: an unchanged answer is a 304, which costs no rate limit.
+ */
+export interface TickReads {
+  /** Open issues carrying the approval label, with their bodies. */
+  listApproved(label: string): Promise<readonly ListedIssue[]>;
+  /** One issue read fresh (an item in flight the listing missed, a blocker); undefined when gone. */
+  issue(n: number): Promise<ListedIssue | undefined>;
+  /** The issue's approval as its events say now, and whether its actor may approve. */
+  approval(n: number, label: string, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts>;
+  /** A collaborator's role (`role_name`), `none` when not one. */
+  role(login: string): Promise<string>;
+  /** Runs started by workflow_dispatch, newest first: the first page, and further pages while `enough` says some are missing. */
+  listRuns(enough: (runs: readonly RunView[]) => boolean): Promise<readonly RunView[]>;
+  /** The run this process's own dispatch of the item and epoch answered, if any. */
+  knownRunId(n: number, epoch: number): number | undefined;
+  /** Pull requests linked to items, by issue number (the most recently updated ones). */
+  linkedPulls(): Promise<ReadonlyMap<number, readonly PullLink[]>>;
+  /** One pull request by number (one a record names that the listing no longer shows); undefined when gone. */
+  pull(number: number): Promise<PullLink | undefined>;
+  /** The gate's verdict on a commit, from `bosun/gate` check runs the App posted; undefined while none. */
+  gateVerdict(sha: string): Promise<GateFact | undefined>;
+  /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
+  evidence(n: number, neverClaimed: boolean): Promise<string | null>;
+  /** Bosun's snapshot and status comments on the issue. */
+  botComments(n: number, commentCount: number): Promise<BotComments>;
+  /** Pull requests or branches changed (a webhook said so): list them again next time. */
+  invalidate(what: "pulls" | "branches" | "gates"): void;
+}
+
+/** What the tick changes on GitHub besides the claim refs. */
+export interface TickWrites {
+  setLabels(n: number, labels: readonly string[]): Promise<void>;
+  /** Posts a comment and answers its id. */
+  comment(n: number, body: string): Promise<number>;
+  updateComment(id: number, body: string): Promise<void>;
+  closeIssue(n: number): Promise<void>;
+  /** Hands a granted item to its pool's agent; the workflow kind answers with its run. */
+  dispatch(n: number, dispatch: DispatchConfig, inputs: { item: string; epoch: number; briefHash: string; instruction: string }): Promise<{ runId?: number; url?: string }>;
+}
+
+export type TickGitHub = TickReads & TickWrites;

@@ -1,0 +1,283 @@
+import type { ClaimRecord, RecordedLanding } from "../claims/claim-record.js";
+import { approved, grantOver, invalid, merged, reclaimed, released, requeued, settled, withdrawn } from "../claims/record-transitions.js";
+import { decideStep, type Decision, type HeldClaim, type LandingDecision, type ReviewingItem, type WorkerState } from "../engine/decide-step.js";
+import type { UnstampedEvent } from "../journal/journal-emitter.js";
+import { landEvent } from "../journal/land-event.js";
+import { landHeld } from "./land-held.js";
+import { mirrorLabels } from "./mirror-labels.js";
+import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
+import { stepOptionsOf } from "./step-options-of.js";
+import type { ItemFacts, TickFacts } from "./tick-facts.js";
+import type { PlannedEffect, PlannedWrite, TickPlan, TickView } from "./tick-plan.js";
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] };
+
+/**
+ * The tick's one decision (docs/lifecycle.md, docs/scheduling.md): from the facts gathered, every
+ * change of every item — approvals recorded, withdrawals, landings, renewals, reclaims, reviews
+ * moving on, grants — as one batch of records, the effects that follow it (comments, dispatches,
+ * journal), the labels that mirror the new records, and the dashboard's view. Pure: the same
+ * facts give the same plan, on the App and in the Action's `schedule` mode.
+ *
+ * Grants need two facts read only for the items about to be granted (the approval, read again
+ * from the issue's events, and the evidence probe): an unscreened winner is listed in `screen`
+ * and holds its slot; the tick reads those facts and plans again.
+ */
+export function planTick(facts: TickFacts): TickPlan {
+  const { now, holder, config } = facts;
+  const L = config.labels;
+  const rules = stepOptionsOf(config);
+  const byN = new Map(facts.items.map((i) => [i.n, i]));
+  const current = new Map<number, ClaimRecord | undefined>(facts.items.map((i) => [i.n, i.record]));
+  const writes = new Map<number, PlannedWrite>();
+  const effects: PlannedEffect[] = [];
+  const journal: UnstampedEvent[] = [];
+  const clearHold = new Set<number>();
+  const view: Mutable<Omit<TickView, "idle">> = { queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] };
+  const title = (item: ItemFacts): string => item.issue?.title ?? `#${item.n}`;
+  const write = (item: ItemFacts, next: ClaimRecord, grant = false): void => {
+    current.set(item.n, next);
+    writes.set(item.n, { n: item.n, ref: item.ref, from: item.sha, next, grant: grant || writes.get(item.n)?.grant === true });
+  };
+  const recorded = (landing: LandingDecision): RecordedLanding => ({ stop: landing.stop, disposition: landing.disposition, summary: landing.summary, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), by: holder });
+
+  // 1. Approvals: recorded once each (the batch's compare-and-swap makes "once" hold across
+  //    replicas and redeliveries), withdrawn when the label or the issue goes.
+  for (const item of facts.items) {
+    const r = current.get(item.n);
+    if (item.forged !== undefined) view.notes.push({ n: item.n, title: title(item), note: `its claim ref points at a commit not written by Bosun (${item.forged.signedBy === undefined ? "unsigned" : `signed for ${item.forged.signedBy}`}); it is ignored and will be written over` });
+    const issue = item.issue;
+    if (issue === undefined && r === undefined) continue;
+    const labelled = issue?.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase()) === true;
+    const approval = item.approval;
+    const standing = issue?.open === true && labelled && approval?.kind !== "withdrawn" && approval?.kind !== "none";
+    if (!standing) {
+      if (r !== undefined && (r.state === "approved" || r.state === "released" || r.state === "invalid")) {
+        const next = withdrawn(r, holder, now);
+        write(item, next);
+        effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+        view.landed.push({ n: item.n, title: title(item), disposition: "refuse", summary: issue?.open === true ? "the approval was withdrawn" : "the issue was closed" });
+      }
+      continue;
+    }
+    if (approval === undefined || issue === undefined) continue;
+    if (approval.kind === "refused") {
+      if (r?.approval?.id !== approval.approval.id) view.notes.push({ n: item.n, title: title(item), note: `the approval by ${approval.approval.by} does not count: ${approval.why}` });
+      continue;
+    }
+    if (approval.kind !== "approved" || r?.approval?.id === approval.approval.id) continue;
+    if (r !== undefined && (r.state === "held" || r.state === "review" || r.state === "merged")) {
+      view.notes.push({ n: item.n, title: title(item), note: `approved again by ${approval.approval.by} while its work is under way: the new approval is taken in when that work ends` });
+      continue;
+    }
+    clearHold.add(item.n);
+    if (issue.brief.ok) {
+      const next = approved(r, issue.brief.brief.claim_key, holder, now, approval.approval, { hash: issue.brief.hash, id: issue.brief.brief.id }, item.floor);
+      write(item, next);
+      effects.push({ kind: "snapshot", n: item.n, brief: issue.brief.brief, approval: approval.approval }, { kind: "status", n: item.n, record: next, extras: {}, create: true });
+    } else {
+      const next = invalid(r, r?.key ?? `task:${item.n}`, holder, now, approval.approval, item.floor);
+      write(item, next);
+      effects.push({ kind: "problems", n: item.n, problems: issue.brief.problems, approval: approval.approval });
+    }
+  }
+
+  // 2. The one step over the whole state: held claims, reviews, and the queue.
+  const held: HeldClaim[] = [];
+  const reviewing: ReviewingItem[] = [];
+  for (const item of facts.items) {
+    const r = current.get(item.n);
+    if (r === undefined || writes.get(item.n)?.next.state === "withdrawn") continue;
+    if (r.state === "held") held.push(heldClaimOf(item, r, config.lease * 1000, config.labels.ready));
+    else if ((r.state === "review" || r.state === "merged") && item.pull !== undefined) {
+      // A verdict on another head (an older push) says nothing about this one.
+      const gate = item.gate !== undefined && item.gate.sha === item.pull.head ? item.gate : undefined;
+      reviewing.push({ id: String(item.n), epoch: r.epoch, merged: r.state === "merged", pull: { number: item.pull.number, state: item.pull.state, ...(item.pull.mergeSha === undefined ? {} : { mergeSha: item.pull.mergeSha }) }, ...(gate === undefined ? {} : { gate }), verify: config.verify_deployments });
+    }
+  }
+  const queue = queueOfTick(facts, current);
+  view.queue.push(...queue.view);
+  view.waiting.push(...queue.waiting);
+  const candidates = new Map(queue.ready.map((c) => [String(c.n), c]));
+  const decisions = decideStep({ now, held, reviewing, ready: queue.ready.map((c) => ({ id: String(c.n), pool: c.pool })), waiting: queue.waiting.length }, rules);
+
+  const screen: number[] = [];
+  const grantedKeys: string[] = [];
+  for (const d of decisions) {
+    if (d.kind === "idle") continue;
+    const item = byN.get(Number(d.id));
+    const r = item === undefined ? undefined : current.get(item.n);
+    if (item === undefined || r === undefined) {
+      if (d.kind === "claim") claim(d, candidates.get(d.id));
+      continue;
+    }
+    applyDecision(d, item, r);
+  }
+
+  function applyDecision(d: Exclude<Decision, { kind: "idle" }>, item: ItemFacts, r: ClaimRecord): void {
+    switch (d.kind) {
+      case "land":
+      case "settle-to-human": {
+        const landing = d.landing;
+        const ended = item.worker?.kind === "ended" ? item.worker : undefined;
+        // Done is the worker's claim; the pull request is where it is judged (docs/lifecycle.md).
+        const pull = item.pull?.state === "open" || item.pull?.state === "merged" ? item.pull.number : undefined;
+        const next = d.kind === "land" ? landHeld(r, landing, { holder, now, ...(pull === undefined ? {} : { pull }), ...(ended?.run === undefined ? {} : { run: ended.run }), ...(ended?.cost === undefined ? {} : { cost: ended.cost }) }) : released(r, landing.mode, now, recorded(landing));
+        write(item, next);
+        const cost = ended?.cost;
+        journal.push(landEvent(String(item.n), r.epoch, { stop: landing.stop, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), ...(cost === undefined ? {} : { cost }) }, landing.disposition));
+        journal.push({ event: "RELEASE", item: String(item.n), epoch: r.epoch });
+        effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+        view.landed.push({ n: item.n, title: title(item), disposition: next.state === "review" ? "review" : landing.disposition, summary: next.state === "review" ? `pull request #${next.pull ?? "?"} open: the gate decides` : (next.outcome?.summary ?? landing.summary) });
+        return;
+      }
+      case "renew":
+        write(item, { ...r, leaseUntil: now + d.leaseMs, at: now });
+        return;
+      case "reclaim": {
+        const next = reclaimed(r, now);
+        write(item, next);
+        journal.push({ event: "RECLAIM", item: String(item.n), from: d.holder, epoch: d.epoch });
+        effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+        return;
+      }
+      case "advance": {
+        if (d.to === "merged") {
+          const next = merged(r, holder, now, d.mergeSha);
+          write(item, next);
+          effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+          view.landed.push({ n: item.n, title: title(item), disposition: "merged", summary: `merged as ${d.mergeSha.slice(0, 12)}; waiting for a verified deployment` });
+          return;
+        }
+        const landing = d.landing;
+        const rec = recorded(landing);
+        const next = landing.mode.kind === "retry" ? requeued(r, holder, now, landing.mode.notBefore, rec) : settled(r, holder, now, landing.mode.outcome, rec);
+        write(item, next);
+        journal.push({ event: "RELEASE", item: String(item.n), epoch: r.epoch });
+        effects.push({ kind: "status", n: item.n, record: next, extras: item.gate === undefined ? {} : { gate: item.gate }, create: false });
+        if (next.outcome?.ok === true && item.issue?.open === true) effects.push({ kind: "close", n: item.n });
+        view.landed.push({ n: item.n, title: title(item), disposition: landing.disposition, summary: landing.summary });
+        return;
+      }
+      case "claim":
+        claim(d, candidates.get(d.id));
+        return;
+      case "dispatch":
+        return;
+    }
+  }
+
+  function claim(d: Extract<Decision, { kind: "claim" }>, c: QueuedCandidate | undefined): void {
+    if (c === undefined) return;
+    const item = c.item;
+    const r = current.get(item.n);
+    // The approval must still stand as the issue's events say now, and nobody else may be on it.
+    const fresh = item.approval?.kind === "approved" && item.approval.approval.id === r?.approval?.id;
+    if (!fresh || item.evidence === undefined) {
+      screen.push(item.n);
+      return;
+    }
+    if (item.evidence !== null) {
+      journal.push({ event: "DENY", item: String(item.n), holder, reason: "evidence", detail: item.evidence });
+      view.waiting.push({ n: item.n, title: title(item), reason: item.evidence });
+      return;
+    }
+    const similar = queue.similarTo(c.key, grantedKeys);
+    if (similar !== undefined) {
+      journal.push({ event: "DENY", item: String(item.n), holder, reason: "similar", detail: similar });
+      view.waiting.push({ n: item.n, title: title(item), reason: `too similar to ${similar}` });
+      return;
+    }
+    const leaseMs = Math.max(config.lease * 1000, c.brief.budget.wall_clock * 1000);
+    const g = grantOver(r, c.key, holder, leaseMs, now, { pool: d.pool, briefHash: c.hash, dispatchBy: now + config.dispatch_deadline * 1000 }, item.floor);
+    if ("denied" in g || "mine" in g) {
+      const why = "denied" in g ? g.denied : { reason: "held" as const, detail: `already held by ${holder}` };
+      journal.push({ event: "DENY", item: String(item.n), holder, reason: why.reason, detail: why.detail });
+      return;
+    }
+    if (g.next.epoch > config.attempts) {
+      // Reclaims count as attempts: past them the item goes to a human, never to another worker.
+      const summary = `attempts exhausted (${config.attempts}): not dispatched again`;
+      const next = settled(r ?? g.next, holder, now, { ok: false, disposition: "human", summary });
+      write(item, next);
+      effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+      view.landed.push({ n: item.n, title: title(item), disposition: "human", summary });
+      return;
+    }
+    grantedKeys.push(c.key);
+    write(item, g.next, true);
+    journal.push({ event: "CLAIM", item: String(item.n), holder, epoch: g.next.epoch });
+    // The grant's winner also posts the snapshot and the status if the approval's winner died before it did (checked before posting).
+    effects.push({ kind: "snapshot", n: item.n, brief: c.brief, approval: g.next.approval ?? { id: 0, by: "", at: 0 } }, { kind: "status", n: item.n, record: g.next, extras: {}, create: true }, { kind: "dispatch", n: item.n, key: c.key, brief: c.brief, hash: c.hash, pool: d.pool });
+  }
+
+  // 3. A merge ends any item done, whatever state it was left in (a human fixed what the gate refused).
+  for (const item of facts.items) {
+    const r = current.get(item.n);
+    if (r?.state !== "settled" || r.outcome?.ok === true || writes.has(item.n) || item.pull?.state !== "merged") continue;
+    if (config.verify_deployments) {
+      const next = merged(r, holder, now, item.pull.mergeSha ?? "");
+      write(item, next);
+      effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+      continue;
+    }
+    const summary = `pull request #${item.pull.number} merged`;
+    const next = settled(r, holder, now, { ok: true, disposition: "ok", summary }, { stop: { kind: "done", reason: summary }, disposition: "ok", summary, by: holder });
+    write(item, next);
+    effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
+    if (item.issue?.open === true) effects.push({ kind: "close", n: item.n });
+  }
+
+  // 4. The mirrors: labels from the records as they are after this plan, and the view.
+  const labels: Array<{ n: number; labels: string[] }> = [];
+  for (const item of facts.items) {
+    const r = current.get(item.n);
+    const issue = item.issue;
+    if (issue === undefined) continue;
+    const changed = r !== undefined && (r.state === "approved" || r.state === "released") && (!issue.brief.ok || issue.brief.hash !== r.briefHash);
+    const next = mirrorLabels(issue.labels, r, L, { changed, clearHold: clearHold.has(item.n) });
+    if (next !== undefined) labels.push({ n: item.n, labels: next });
+    if (r === undefined) continue;
+    if (r.state === "held") view.inFlight.push({ n: item.n, title: title(item), pool: r.pool ?? "default", holder: r.holder, epoch: r.epoch, leaseUntil: r.leaseUntil });
+    else if ((r.state === "review" || r.state === "merged") && r.pull !== undefined) view.review.push({ n: item.n, title: title(item), pull: r.pull, state: r.state, ...(item.gate === undefined ? {} : { gate: item.gate.verdict }) });
+    else if (r.state === "settled" && r.outcome?.ok !== true && issue.open) view.needsHuman.push({ n: item.n, title: title(item), reason: r.outcome?.summary ?? "" });
+    else if (r.state === "invalid" && issue.open) view.invalid.push({ n: item.n, title: title(item) });
+  }
+  // Status comments follow every record this tick moved (one render per item, the last state).
+  // A status comment posted by this plan's winner (an approval, a grant) is posted whatever the last state.
+  const lastStatus = new Map<number, number>();
+  const creates = new Set<number>();
+  effects.forEach((e, i) => {
+    if (e.kind !== "status") return;
+    lastStatus.set(e.n, i);
+    if (e.create) creates.add(e.n);
+  });
+  const firstSnapshot = new Map<number, number>();
+  effects.forEach((e, i) => {
+    if (e.kind === "snapshot" && !firstSnapshot.has(e.n)) firstSnapshot.set(e.n, i);
+  });
+  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).map((e) => (e.kind === "status" ? withExtras({ ...e, create: creates.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n)) : e));
+  // Idle is the step's verdict over the whole state, and nothing left held or in review after this
+  // plan (a worker's end that this plan turned into a review is still work in flight).
+  const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");
+  const idle = screen.length === 0 && !inFlight && decisions.some((d) => d.kind === "idle");
+  return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, idle } };
+}
+
+/** A status effect with what the tick read about the item's pull request, gate and wait. */
+function withExtras(e: Extract<PlannedEffect, { kind: "status" }>, item: ItemFacts | undefined, waiting: string | undefined): PlannedEffect {
+  const pull = item?.pull;
+  return { ...e, extras: { ...e.extras, ...(pull === undefined ? {} : { pull: { number: pull.number, state: pull.state } }), ...(e.extras.gate === undefined && item?.gate !== undefined ? { gate: item.gate } : {}), ...(waiting === undefined ? {} : { waiting }), ...(item?.worker?.kind === "ended" && item.worker.url !== undefined ? { run: item.worker.url } : {}) } };
+}
+
+/** A held record as the step sees it; an item whose approval or issue went while it ran ends refused once its worker stops. */
+function heldClaimOf(item: ItemFacts, r: ClaimRecord, defaultLeaseMs: number, readyLabel: string): HeldClaim {
+  const span = r.leaseUntil - r.at;
+  let worker: WorkerState = item.worker ?? { kind: "unseen" };
+  const issue = item.issue;
+  const gone = issue === undefined || !issue.open || !issue.labels.some((l) => l.toLowerCase() === readyLabel.toLowerCase()) || item.approval?.kind === "withdrawn";
+  if (worker.kind !== "live" && gone) {
+    worker = item.pull?.state === "merged" ? { kind: "ended", stop: { kind: "done", reason: `pull request #${item.pull.number} merged` } } : { kind: "ended", stop: { kind: "failed", failure: "refuse", reason: issue === undefined ? "the issue is gone" : !issue.open ? "the issue was closed while in flight" : "the approval was withdrawn while in flight" } };
+  }
+  return { id: String(item.n), epoch: r.epoch, holder: r.holder, leaseUntil: r.leaseUntil, leaseMs: span > 0 ? span : defaultLeaseMs, pool: r.pool ?? "default", worker, ...(r.dispatchBy === undefined ? {} : { dispatchBy: r.dispatchBy }) };
+}

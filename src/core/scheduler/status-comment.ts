@@ -1,0 +1,69 @@
+import type { ClaimRecord } from "../claims/claim-record.js";
+import type { GateFact } from "../engine/decide-step.js";
+import { describeStop } from "../stop/stop.js";
+
+/** The first line of Bosun's one status comment on an item: the snapshot stays frozen, this one moves. */
+export const STATUS_MARKER = "<!-- bosun:status -->";
+
+/** Whether a comment body is a status comment (starts with the marker); says nothing of who wrote it. */
+export const isStatusComment = (body: string): boolean => body.trimStart().startsWith(STATUS_MARKER);
+
+/** What the status comment shows besides the record: the item's pull request and the gate on it, and where the item waits. */
+export interface StatusExtras {
+  readonly pull?: { readonly number: number; readonly state: "open" | "merged" | "closed" };
+  readonly gate?: GateFact;
+  /** Why an approved item is not running yet (a blocker, a full pool, a backoff, a changed brief). */
+  readonly waiting?: string;
+  /** The worker's run, when known. */
+  readonly run?: string;
+}
+
+const HEADLINE: Readonly<Record<ClaimRecord["state"], string>> = {
+  approved: "🕓 Queued",
+  invalid: "⚠️ The brief is invalid",
+  withdrawn: "⏹️ Withdrawn",
+  held: "🏃 Claimed and dispatched",
+  released: "🔁 Back in the queue",
+  review: "🔎 Pull request open",
+  merged: "🚢 Merged, waiting for a verified deployment",
+  settled: "",
+};
+
+/**
+ * The status comment for an item, from its record (docs/lifecycle.md): one line saying where it is,
+ * then the facts that put it there. Rendered from the record alone (plus what the tick read about
+ * its pull request), so any writer renders the same text and an unchanged state is not rewritten.
+ */
+export function renderStatusComment(record: ClaimRecord, extras: StatusExtras = {}): string {
+  const settledLine = record.outcome?.ok === true ? "✅ Done" : record.outcome?.disposition === "refuse" ? "⛔ Refused: a human decides" : "🙋 Needs a human";
+  const lines = [STATUS_MARKER, `### ${record.state === "settled" ? settledLine : HEADLINE[record.state]}`, ""];
+  const rows: Array<[string, string]> = [];
+  if (record.approval !== undefined) rows.push(["approved by", `@${record.approval.by} at ${new Date(record.approval.at).toISOString()}`]);
+  if (record.briefHash !== undefined) rows.push(["brief", `\`${record.briefHash.slice(0, 19)}…\` (the snapshot above)`]);
+  if (record.epoch > 0) rows.push(["attempt", String(record.epoch)]);
+  if (record.pool !== undefined && record.state === "held") rows.push(["pool", record.pool]);
+  if (record.state === "held") rows.push(["lease until", new Date(record.leaseUntil).toISOString()]);
+  if (extras.run !== undefined) rows.push(["run", extras.run]);
+  const pull = extras.pull ?? (record.pull === undefined ? undefined : { number: record.pull, state: record.state === "merged" ? ("merged" as const) : ("open" as const) });
+  if (pull !== undefined) rows.push(["pull request", `#${pull.number} (${pull.state})`]);
+  if (extras.gate !== undefined) rows.push(["bosun/gate", `${extras.gate.verdict} at \`${extras.gate.sha.slice(0, 12)}\``]);
+  if (record.merge !== undefined) rows.push(["merged as", `\`${record.merge.slice(0, 12)}\``]);
+  if (extras.waiting !== undefined && (record.state === "approved" || record.state === "released")) rows.push(["waiting for", extras.waiting]);
+  if (record.state === "released" && record.notBefore !== undefined && record.notBefore > record.at) rows.push(["not before", new Date(record.notBefore).toISOString()]);
+  lines.push("| | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`));
+  const landing = record.landing;
+  if (landing !== undefined) {
+    lines.push("", `**Latest landing** (attempt ${record.epoch}, by ${cell(landing.by)}): ${cell(describeStop(landing.stop))} → ${landing.disposition}`);
+    if (record.outcome !== undefined && record.outcome.summary !== describeStop(landing.stop)) lines.push("", cell(record.outcome.summary));
+    if (landing.evidence !== undefined) {
+      lines.push("", `Evidence: \`${cell(landing.evidence.command)}\` exited ${landing.evidence.exit ?? "by signal"}`);
+      if (landing.evidence.lines.length > 0) lines.push("", "```text", ...landing.evidence.lines.map((l) => l.replace(/```/g, "ˋˋˋ")), "```");
+    }
+  } else if (record.outcome !== undefined) {
+    lines.push("", cell(record.outcome.summary));
+  }
+  if (extras.gate !== undefined && extras.gate.verdict !== "pass") lines.push("", `The gate says: ${cell(extras.gate.reason)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ").slice(0, 2000);
