@@ -5,6 +5,7 @@ import { nodeId, userJson } from "./to-json-user-repo.js";
 
 /** The installation's permissions object, from its one coarse permission. */
 function permissionsOf(installation: InstallationRecord): Record<string, string> {
+  if (installation.permissions !== undefined) return { ...installation.permissions };
   const level = installation.permission === "admin" || installation.permission === "maintain" || installation.permission === "write" ? "write" : "read";
   return { issues: level, pull_requests: level, contents: level, checks: level, statuses: level, deployments: level, actions: level, metadata: "read" };
 }
