@@ -8,6 +8,7 @@ import { APP_DEFAULTS } from "./app-defaults.js";
 import { SnapshotCache } from "./snapshot-cache.js";
 import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
 import { registerDashboardActions } from "./dashboard/register-dashboard-actions.js";
+import { registerOnboarding } from "./onboarding/register-onboarding.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import { registerIntake } from "./intake/register-intake.js";
 import { createSerializeByKey } from "./intake/serialize-by-key.js";
@@ -76,6 +77,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     },
   });
   registerDashboardActions(app, { config: configLoader, botLogin });
+  registerOnboarding(app);
   if (options.scheduler === false) return;
   // The gate's verdicts, read back from its check runs for the items this process landed (fleet metrics).
   const gateVerdictsOf = gateVerdictReader(snapshots, async () => trustedGateApps(await botLogin()), (error) => app.log.warn({ error }, "bosun: could not read bosun/gate check runs for the fleet metrics"));

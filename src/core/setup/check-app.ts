@@ -4,6 +4,12 @@ import { couldNotCheck, ok, problem, refusal, type SetupFinding } from "./setup-
 
 const RANK: Readonly<Record<string, number>> = { read: 1, write: 2, admin: 3 };
 
+/**
+ * Permissions app.yml asks for that a working setup can do without: `workflows` only lets the
+ * onboarding pull request add workflow files (without it they are left for `bosun init`).
+ */
+const OPTIONAL: Readonly<Record<string, string>> = { workflows: "without it the onboarding pull request leaves the workflows out" };
+
 const INSTALLATION_NEEDS = "give doctor the App's id and private key (--app-id, --app-key): GitHub shows a repository's installation only to the App itself";
 
 /** `app-installed` and `app-permissions`, against the permissions app.yml asks for. */
@@ -22,12 +28,13 @@ export function checkApp(facts: SetupFacts, wanted: Readonly<Record<string, stri
   const findings: SetupFinding[] = [
     installation.suspended ? problem("app-installed", `${name} is installed but suspended: it receives no events and its tokens are refused`, "unsuspend it: Settings → GitHub Apps (Installed GitHub Apps) → Configure → Unsuspend") : ok("app-installed", `${name} is installed on ${facts.repo}`),
   ];
-  const missing = Object.entries(wanted)
-    .filter(([permission, level]) => (RANK[installation.permissions[permission] ?? ""] ?? 0) < (RANK[level] ?? 0))
-    .map(([permission, level]) => `${permission}: ${level} (has ${installation.permissions[permission] ?? "none"})`);
+  const short = Object.entries(wanted).filter(([permission, level]) => (RANK[installation.permissions[permission] ?? ""] ?? 0) < (RANK[level] ?? 0));
+  const said = ([permission, level]: [string, string]) => `${permission}: ${level} (has ${installation.permissions[permission] ?? "none"})`;
+  const missing = short.filter(([p]) => !(p in OPTIONAL)).map(said);
+  const optional = short.filter(([p]) => p in OPTIONAL).map(([p, l]) => `${said([p, l])}: ${OPTIONAL[p] ?? ""}`);
   findings.push(
     missing.length === 0
-      ? ok("app-permissions", `${name} holds every permission app.yml asks for`)
+      ? ok("app-permissions", `${name} holds every permission app.yml asks for${optional.length === 0 ? "" : `, but ${optional.join("; ")}`}`)
       : problem(
           "app-permissions",
           `${name} lacks permissions app.yml asks for: ${missing.join(", ")}`,

@@ -53,6 +53,13 @@ describe("doctor on a setup as the docs describe it", () => {
     expect(allHold(doctorChecks({ ...good(), rulesetChecks: readOk([]), protectionChecks: readOk([{ context: "bosun/gate", appId: 42 }, { context: "bosun/separation", appId: 42 }]) }))).toBe(true);
   });
 
+  it("an App without the workflows permission still holds what a working setup needs (only the onboarding pull request needed it)", () => {
+    const { workflows: _dropped, ...rest } = APP_PERMISSIONS;
+    const findings = doctorChecks({ ...good(), installation: readOk({ appId: 42, appSlug: "bosun", permissions: rest, suspended: false }) });
+    expect(allHold(findings)).toBe(true);
+    expect(of(findings, "app-permissions")[0]?.message).toContain("workflows: write (has none): without it the onboarding pull request leaves the workflows out");
+  });
+
   it("the labels it expects are the ones the App creates", () => {
     expect(labelNamesOf(DEFAULT_CONFIG)).toEqual(labelSpecs(DEFAULT_CONFIG).map((l) => l.name));
   });
