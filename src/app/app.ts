@@ -9,6 +9,7 @@ import { SnapshotCache } from "./snapshot-cache.js";
 import { intakeDashboardState } from "./dashboard/intake-dashboard-state.js";
 import { registerDashboardActions } from "./dashboard/register-dashboard-actions.js";
 import { registerOnboarding } from "./onboarding/register-onboarding.js";
+import { createSetupDashboard } from "./dashboard/setup-dashboard.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import { registerIntake } from "./intake/register-intake.js";
 import { createSerializeByKey } from "./intake/serialize-by-key.js";
@@ -35,6 +36,8 @@ export interface BosunAppOptions {
   readonly configMaxAgeMs?: number;
   /** Least time between two dashboard writes that change nothing a maintainer acts on (default 5 minutes). */
   readonly dashboardIntervalMs?: number;
+  /** How long the dashboard's Setup section trusts its reads before conditional re-reads (default 10 minutes; a push to the default branch drops it). */
+  readonly setupMaxAgeMs?: number;
   /** The scheduler's clock (default: the system clock). */
   readonly clock?: Clock;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
@@ -56,10 +59,15 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
   });
   const upsertDashboard = createDashboardUpsert(botLogin, app.log);
   const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? APP_DEFAULTS.configMaxAgeMs });
+  // The dashboard's Setup section: what `bosun doctor` finds, read conditionally (setup-dashboard.ts).
+  const setupDashboard = createSetupDashboard({ now, maxAgeMs: options.setupMaxAgeMs ?? APP_DEFAULTS.setupMaxAgeMs, appOctokit: async () => (await app.auth()) as unknown as Octokit, log: app.log });
   // .github/bosun.yml is read at the default branch: a push there may have changed it.
   app.on("push", async (context) => {
     const { ref, repository } = context.payload;
-    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
+    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) {
+      configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
+      setupDashboard.invalidate({ owner: repository.owner.login, repo: repository.name });
+    }
   });
   const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
   // The intake's snapshots, known to the scheduler of this process without reading them back.
@@ -73,7 +81,8 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     serialize: createSerializeByKey(),
     // A configuration broken (or fixed) shows on the dashboard at once, not at the next tick.
     onConfigProblems: async (octokit, repo, loaded) => {
-      await upsertDashboard(octokit, repo, renderDashboard(await intakeDashboardState(octokit, repo, loaded, now())));
+      const setup = setupDashboard.current(repo);
+      await upsertDashboard(octokit, repo, renderDashboard({ ...(await intakeDashboardState(octokit, repo, loaded, now())), ...(setup === undefined ? {} : { setup }) }));
     },
   });
   registerDashboardActions(app, { config: configLoader, botLogin });
@@ -92,7 +101,8 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     onTick: async ({ owner, repo, octokit, config, problems }, report, repoScheduler) => {
       const gates = await gateVerdictsOf(octokit as unknown as Octokit, { owner, repo }, repoScheduler.recentEvents);
       const state = schedulerDashboardState({ repo: `${owner}/${repo}`, now: now(), config, problems, report, recentLands: repoScheduler.recentLands, shadow: repoScheduler.shadow, denials: repoScheduler.denials, events: repoScheduler.recentEvents, gates, workRecords: repoScheduler.workRecords });
-      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, state);
+      const setup = await setupDashboard.refresh(octokit as unknown as Octokit, { owner, repo });
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, setup === undefined ? state : { ...state, setup });
     },
   });
   // The timed sweep also takes in approvals whose webhook was lost or read stale, before the tick.

@@ -28,6 +28,8 @@ export interface InstallationRecord {
   permission: Permission;
   /** The installation's permissions by name (`checks: "write"`); default: derived from `permission` (to-json-app.ts). */
   permissions?: Record<string, string>;
+  /** When it was installed: its `created_at` and `updated_at` (so its JSON, and ETag, stay the same while it does). */
+  createdAt?: number;
 }
 
 export interface LabelRecord {

@@ -13,7 +13,7 @@ function permissionsOf(installation: InstallationRecord): Record<string, string>
 export function installationJson(state: FakeState, installation: InstallationRecord): Record<string, unknown> {
   const owner = installation.repos[0]?.split("/")[0] ?? "fake";
   const account = userJson(state, owner);
-  const at = isoTime(state.clock.now());
+  const at = isoTime(installation.createdAt ?? state.clock.now());
   return {
     id: installation.id,
     account,

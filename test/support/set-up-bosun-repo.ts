@@ -18,12 +18,17 @@ export interface SetUpOptions {
   readonly installationId: number;
   /** A token of the repository's owner (admin). */
   readonly adminToken: string;
+  /** The repository and the installation exist already (an app harness's): commit the files on top instead. */
+  readonly existing?: boolean;
 }
 
 export async function setUpBosunRepo(fake: FakeGitHub, options: SetUpOptions): Promise<void> {
   const files = Object.fromEntries(initFiles({ agent: "claude-code", actionOnly: false, verify: false }).map((f) => [f.path, f.content]));
-  fake.addRepo({ fullName: options.fullName, files });
-  fake.addInstallation({ id: options.installationId, appId: options.appId, appSlug: "bosun", repos: [options.fullName] });
+  if (options.existing === true) fake.commit(options.fullName, fake.repo(options.fullName).defaultBranch, "bosun init", files);
+  else {
+    fake.addRepo({ fullName: options.fullName, files });
+    fake.addInstallation({ id: options.installationId, appId: options.appId, appSlug: "bosun", repos: [options.fullName] });
+  }
   setInstallationPermissions(fake.state, options.installationId, { ...APP_PERMISSIONS });
   const [owner = "", repo = ""] = options.fullName.split("/");
   const where = { owner, repo };
