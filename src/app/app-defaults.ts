@@ -7,4 +7,6 @@ export const APP_DEFAULTS = {
   configMaxAgeMs: 600_000,
   /** Least time between two dashboard writes that change nothing a maintainer acts on. */
   dashboardIntervalMs: 300_000,
+  /** How long the dashboard's Setup section trusts its reads before conditional re-reads (a push to the default branch drops it). */
+  setupMaxAgeMs: 600_000,
 } as const;

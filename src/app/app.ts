@@ -5,6 +5,8 @@ import { createDashboardUpsert } from "./dashboard/upsert-dashboard.js";
 import { throttledDashboard } from "./dashboard/throttled-dashboard.js";
 import { APP_DEFAULTS } from "./app-defaults.js";
 import { registerDashboardActions } from "./dashboard/register-dashboard-actions.js";
+import { registerOnboarding } from "./onboarding/register-onboarding.js";
+import { createSetupDashboard } from "./dashboard/setup-dashboard.js";
 import { createLabelBootstrap } from "./intake/ensure-labels.js";
 import type { AppOctokit } from "./app-octokit.js";
 import { schedulerDashboardState, type RecentLand } from "./dashboard/scheduler-dashboard-state.js";
@@ -27,6 +29,8 @@ export interface BosunAppOptions {
   readonly configMaxAgeMs?: number;
   /** Least time between two dashboard writes that change nothing a maintainer acts on (default 5 minutes). */
   readonly dashboardIntervalMs?: number;
+  /** How long the dashboard's Setup section trusts its reads before conditional re-reads (default 10 minutes; a push to the default branch drops it). */
+  readonly setupMaxAgeMs?: number;
   /** The scheduler's clock (default: the system clock). */
   readonly clock?: Clock;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
@@ -52,15 +56,21 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
   });
   const upsertDashboard = createDashboardUpsert(botLogin, app.log);
   const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? APP_DEFAULTS.configMaxAgeMs });
+  // The dashboard's Setup section: what `bosun doctor` finds, read conditionally (setup-dashboard.ts).
+  const setupDashboard = createSetupDashboard({ now, maxAgeMs: options.setupMaxAgeMs ?? APP_DEFAULTS.setupMaxAgeMs, appOctokit: async () => (await app.auth()) as unknown as Octokit, log: app.log });
   // .github/bosun.yml is read at the default branch: a push there may have changed it.
   app.on("push", async (context) => {
     const { ref, repository } = context.payload;
-    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
+    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) {
+      configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
+      setupDashboard.invalidate({ owner: repository.owner.login, repo: repository.name });
+    }
   });
   const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
   const labelBootstrap = createLabelBootstrap();
   const recent = new Map<string, RecentLand[]>();
   const idleShown = new Map<string, boolean>();
+  registerOnboarding(app);
   const scheduler = registerScheduler(app, {
     loadConfig: (octokit, owner, repo) => configLoader.load(octokit as unknown as AppOctokit, { owner, repo }),
     clock: options.clock ?? systemClock,
@@ -72,7 +82,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     beforeApply: async ({ owner, repo, octokit, config, problems }, view) => {
       const key = `${owner}/${repo}`;
       if (idleShown.get(key) === view.idle) return;
-      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, schedulerDashboardState({ repo: key, now: now(), config, problems, view, recentLands: recent.get(key) ?? [] }));
+      const setup = setupDashboard.current({ owner, repo });
+      const state = schedulerDashboardState({ repo: key, now: now(), config, problems, view, recentLands: recent.get(key) ?? [] });
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, setup === undefined ? state : { ...state, setup });
       idleShown.set(key, view.idle);
     },
     onTick: async ({ owner, repo, octokit, config, problems }, report, ticker) => {
@@ -82,7 +94,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
       lands.splice(RECENT_LANDS);
       recent.set(key, lands);
       idleShown.set(key, report.view.idle);
-      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, schedulerDashboardState({ repo: key, now: now(), config, problems, view: report.view, recentLands: lands, events: ticker.recentEvents }));
+      const state = schedulerDashboardState({ repo: key, now: now(), config, problems, view: report.view, recentLands: lands, events: ticker.recentEvents });
+      const setup = await setupDashboard.refresh(octokit, { owner, repo });
+      await refreshDashboard(octokit as unknown as AppOctokit, { owner, repo }, setup === undefined ? state : { ...state, setup });
     },
     // Labels once per repository and process, after its first tick: never on an approval's path
     // (GitHub creates a missing label when one is added, without Bosun's colour and description).

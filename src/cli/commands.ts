@@ -13,4 +13,6 @@ export const commands: Readonly<Record<string, () => Promise<CliCommand>>> = {
   replay: async () => (await import("./commands/replay.js")).default,
   trace: async () => (await import("./commands/trace.js")).default,
   config: async () => (await import("./commands/config.js")).default,
+  init: async () => (await import("./commands/init.js")).default,
+  doctor: async () => (await import("./commands/doctor.js")).default,
 };

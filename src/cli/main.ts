@@ -11,7 +11,7 @@ async function helpText(): Promise<string> {
     const cmd = await load();
     lines.push(`  ${name.padEnd(8)} ${cmd.summary}`);
   }
-  lines.push("", "Run 'bosun help <command>' (or 'bosun <command> --help') for a command's options.", "--json gives machine-readable output (drain, gate, verify, replay, stats, config check; brief check and trace print JSON always).", "");
+  lines.push("", "Run 'bosun help <command>' (or 'bosun <command> --help') for a command's options.", "--json gives machine-readable output (drain, gate, verify, replay, stats, config check, doctor; brief check and trace print JSON always).", "");
   return lines.join("\n");
 }
 

@@ -2,11 +2,13 @@
 import type { Route } from "./route.js";
 import { actionRoutes } from "./routes/actions.js";
 import { appRoutes } from "./routes/app.js";
+import { branchProtectionRoutes } from "./routes/branch-protection.js";
 import { checkRoutes } from "./routes/checks.js";
 import { commentRoutes } from "./routes/comments.js";
 import { compareRoutes } from "./routes/compare.js";
 import { contentRoutes } from "./routes/contents.js";
 import { deploymentRoutes } from "./routes/deployments.js";
+import { environmentRoutes } from "./routes/environments.js";
 import { gitCommitRoutes } from "./routes/git-commits.js";
 import { gitRefRoutes } from "./routes/git-refs.js";
 import { gitTreeRoutes } from "./routes/git-trees.js";
@@ -15,6 +17,7 @@ import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
+import { rulesetRoutes } from "./routes/rulesets.js";
 import { statusRoutes } from "./routes/statuses.js";
 
 /** The routes GitHub's REST OpenAPI description covers (and the trimmed spec is cut to). */
@@ -34,6 +37,9 @@ export const restRoutes: readonly Route[] = [
   ...deploymentRoutes,
   ...actionRoutes,
   ...appRoutes,
+  ...branchProtectionRoutes,
+  ...rulesetRoutes,
+  ...environmentRoutes,
 ];
 
 /** Every route the fake serves: REST, and `POST /graphql`, which the REST description does not cover. */

@@ -125,7 +125,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
       return identity;
     },
     addInstallation(input) {
-      const installation: InstallationRecord = { ...input, botLogin: `${input.appSlug}[bot]`, permission: input.permission ?? "write" };
+      const installation: InstallationRecord = { ...input, botLogin: `${input.appSlug}[bot]`, permission: input.permission ?? "write", createdAt: state.clock.now() };
       state.installations.set(input.id, installation);
       for (const fullName of input.repos) seed.setPermission(fullName, installation.botLogin, installation.permission);
       return installation;

@@ -17,6 +17,7 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     fake.addToken("t", "mona", { permissions: { "acme/app": "write" } });
     fake.addToken("t-bot", "bosun[bot]");
     fake.addToken("t-reviewer", "rex", { permissions: { "acme/app": "write" } });
+    fake.addToken("t-admin", "acme");
   });
   afterAll(async () => {
     await fake.close();
@@ -36,7 +37,13 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     const main = fake.repo("acme/app").refs.get("refs/heads/main") ?? "";
     await o.repos.get(repo);
     await o.repos.getCollaboratorPermissionLevel({ ...repo, username: "mona" });
-    await o.apps.getRepoInstallation(repo);
+    // A repository's installation answers only the App itself (a JWT; the fake reads its `iss`).
+    const jwt = ["{}", JSON.stringify({ iss: "3" }), "sig"].map((p) => Buffer.from(p).toString("base64url")).join(".");
+    const app = createTestOctokit(fake.url, jwt);
+    validator.attach(app);
+    await app.apps.getRepoInstallation(repo);
+    // Anyone else is refused as GitHub refuses a non-JWT on its app endpoints (its description lists no 401 here).
+    await expect(createTestOctokit(fake.url, "t").apps.getRepoInstallation(repo)).rejects.toMatchObject({ status: 401, message: expect.stringContaining("JSON web token") });
     const { data: issue } = await o.issues.create({ ...repo, title: "t", body: "b", labels: ["bosun:ready"], assignees: ["mona"] });
     await o.issues.get({ ...repo, issue_number: issue.number });
     await o.issues.listForRepo({ ...repo, labels: "bosun:ready" });
@@ -107,6 +114,26 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.actions.getWorkflowRun({ ...repo, run_id: runId });
     await o.actions.listWorkflowRunsForRepo(repo);
     await o.actions.listWorkflowRuns({ ...repo, workflow_id: workflowId });
+    // Branch protection, rulesets and environments, as an admin sets them up and anyone reads them.
+    const admin = createTestOctokit(fake.url, "t-admin");
+    validator.attach(admin);
+    await admin.repos.updateBranchProtection({ ...repo, branch: "main", required_status_checks: { strict: true, contexts: [], checks: [{ context: "bosun/gate", app_id: 3 }, { context: "ci" }] }, enforce_admins: true, required_pull_request_reviews: { required_approving_review_count: 1 }, restrictions: null });
+    await admin.repos.getBranchProtection({ ...repo, branch: "main" });
+    await o.repos.getBranch({ ...repo, branch: "main" });
+    await admin.repos.deleteBranchProtection({ ...repo, branch: "main" });
+    await expect(admin.repos.getBranchProtection({ ...repo, branch: "main" })).rejects.toMatchObject({ status: 404 });
+    const { data: ruleset } = await admin.repos.createRepoRuleset({ ...repo, name: "bosun", enforcement: "active", target: "branch", conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } }, rules: [{ type: "required_status_checks", parameters: { strict_required_status_checks_policy: true, required_status_checks: [{ context: "bosun/gate", integration_id: 3 }] } }, { type: "deletion" }] });
+    await o.repos.getRepoRulesets(repo);
+    await o.repos.getRepoRuleset({ ...repo, ruleset_id: ruleset.id });
+    await o.repos.getBranchRules({ ...repo, branch: "main" });
+    await admin.repos.updateRepoRuleset({ ...repo, ruleset_id: ruleset.id, enforcement: "evaluate" });
+    await admin.repos.deleteRepoRuleset({ ...repo, ruleset_id: ruleset.id });
+    await admin.repos.createOrUpdateEnvironment({ ...repo, environment_name: "bosun", deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } });
+    await admin.repos.createDeploymentBranchPolicy({ ...repo, environment_name: "bosun", name: "main", type: "branch" });
+    await o.repos.listDeploymentBranchPolicies({ ...repo, environment_name: "bosun" });
+    await o.repos.getEnvironment({ ...repo, environment_name: "bosun" });
+    await o.repos.getAllEnvironments(repo);
+    await o.actions.listEnvironmentSecrets({ ...repo, environment_name: "bosun" });
     // Errors carry GitHub's shapes too.
     await o.issues.get({ ...repo, issue_number: 9999 }).catch(() => undefined);
     await o.git.createRef({ ...repo, ref: "refs/heads/main", sha: main }).catch(() => undefined);

@@ -1,5 +1,6 @@
 /** The fake's whole world as plain data; handlers are free functions that take it first. */
 import type { Clock } from "./clock.js";
+import type { RepoSetupRecords } from "./setup-records.js";
 
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
@@ -25,6 +26,10 @@ export interface InstallationRecord {
   /** Repositories ("owner/name") the installation can reach. */
   repos: string[];
   permission: Permission;
+  /** The installation's permissions by name (`checks: "write"`); default: derived from `permission` (to-json-app.ts). */
+  permissions?: Record<string, string>;
+  /** When it was installed: its `created_at` and `updated_at` (so its JSON, and ETag, stay the same while it does). */
+  createdAt?: number;
 }
 
 export interface LabelRecord {
@@ -233,6 +238,8 @@ export interface RepoState {
   workflowRuns: Map<number, WorkflowRunRecord>;
   /** Numbers of the pinned issues (GraphQL `pinIssue`), in the order they were pinned; at most 3. */
   pinnedIssues: number[];
+  /** Branch protection, rulesets and environments (setup-records.ts), created on first use. */
+  setup?: RepoSetupRecords;
 }
 
 export interface FakeState {

@@ -5,6 +5,7 @@ import { nodeId, userJson } from "./to-json-user-repo.js";
 
 /** The installation's permissions object, from its one coarse permission. */
 function permissionsOf(installation: InstallationRecord): Record<string, string> {
+  if (installation.permissions !== undefined) return { ...installation.permissions };
   const level = installation.permission === "admin" || installation.permission === "maintain" || installation.permission === "write" ? "write" : "read";
   return { issues: level, pull_requests: level, contents: level, checks: level, statuses: level, deployments: level, actions: level, metadata: "read" };
 }
@@ -12,7 +13,7 @@ function permissionsOf(installation: InstallationRecord): Record<string, string>
 export function installationJson(state: FakeState, installation: InstallationRecord): Record<string, unknown> {
   const owner = installation.repos[0]?.split("/")[0] ?? "fake";
   const account = userJson(state, owner);
-  const at = isoTime(state.clock.now());
+  const at = isoTime(installation.createdAt ?? state.clock.now());
   return {
     id: installation.id,
     account,

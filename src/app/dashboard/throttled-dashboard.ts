@@ -22,6 +22,7 @@ export function throttledDashboard(upsert: DashboardUpsert, options: { readonly 
       human: state.needsHuman.map((n) => n.issue),
       held: (state.held ?? []).map((n) => n.issue),
       invalid: state.invalid.map((n) => n.issue),
+      setup: (state.setup?.problems ?? []).map((p) => `${p.check} ${p.subject ?? ""}: ${p.message}`),
     });
     const now = options.now();
     const previous = last.get(key);

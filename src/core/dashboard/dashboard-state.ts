@@ -1,3 +1,5 @@
+import type { SetupSection } from "./setup-section.js";
+
 /** Everything the dashboard issue shows, as plain data; the scheduler's tick builds it, the intake too. */
 export interface DashboardState {
   readonly repo: string;
@@ -27,6 +29,8 @@ export interface DashboardState {
   readonly denials?: Readonly<Record<string, number>>;
   /** Fleet metrics (stop mix, gate rejections, cost per accepted task) as `bosun stats` prints them, and what they cover. */
   readonly metrics?: { scope: string; text: string };
+  /** What `bosun doctor` finds wrong with the repository's setup (render-setup-section.ts); absent until first read. */
+  readonly setup?: SetupSection;
 }
 
 /** The hidden first line that identifies the dashboard issue among the bot's issues. */

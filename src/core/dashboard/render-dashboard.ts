@@ -1,6 +1,7 @@
 import { actionBox } from "./dashboard-actions.js";
 import { DASHBOARD_MARKER, type DashboardState } from "./dashboard-state.js";
 import { relativeTime, shortUtc } from "./relative-time.js";
+import { renderSetupSection } from "./render-setup-section.js";
 
 /** How many queued items each pool lists before "and N more"; the issue body is capped at 65,536. */
 const MAX_ROWS = 50;
@@ -28,6 +29,7 @@ export function renderDashboard(state: DashboardState): string {
     for (const p of state.configProblems) out.push(`- \`${code(p.field)}\`: ${escape(p.message)}`);
     out.push("");
   }
+  out.push(...renderSetupSection(state.setup));
   for (const pool of state.pools) {
     out.push(`## Pool \`${code(pool.name)}\` (size ${pool.size})`, "");
     if (pool.inFlight.length > 0) {

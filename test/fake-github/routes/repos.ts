@@ -1,6 +1,6 @@
 /** The repository itself, collaborator permissions, and the app installation on it. */
 import { permissionOf } from "../authenticate.js";
-import { notFound } from "../http-error.js";
+import { HttpError, notFound } from "../http-error.js";
 import type { Route, RouteContext } from "../route.js";
 import type { FakeState, Permission } from "../state.js";
 import { installationJson } from "../to-json-app.js";
@@ -34,9 +34,12 @@ function flags(p: Permission) {
   };
 }
 
+/** Answers only the App itself: "You must use a JWT to access this endpoint" (https://docs.github.com/rest/apps/apps#get-a-repository-installation-for-the-authenticated-app). */
 function getRepoInstallation(state: FakeState, ctx: RouteContext) {
+  if (ctx.identity.kind !== "app") throw new HttpError(401, "A JSON web token could not be decoded");
   const key = `${ctx.repo.owner}/${ctx.repo.name}`.toLowerCase();
-  const installation = [...state.installations.values()].find((i) => i.repos.some((r) => r.toLowerCase() === key));
+  const appId = ctx.identity.appId;
+  const installation = [...state.installations.values()].find((i) => i.appId === appId && i.repos.some((r) => r.toLowerCase() === key));
   if (installation === undefined) throw notFound();
   return { status: 200, body: installationJson(state, installation) };
 }

@@ -91,7 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     void middleware(req, res, () => res.writeHead(404).end());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request"] });
+  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "installation", "installation_repositories"] });
   const tokens = { maintainer: "t-maintainer", triager: "t-triager", reader: "t-reader", admin: "t-admin" } as const;
   const isAuth = (route: string | null) => route === "POST /app/installations/{installation_id}/access_tokens";
   return {

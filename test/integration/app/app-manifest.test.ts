@@ -23,6 +23,8 @@ const NEEDS: Record<string, RegExp> = {
   pull_requests: /rest\.pulls\.list/,
   actions: /actions\/workflows\/\{workflow_id\}\/dispatches/,
   metadata: /getCollaboratorPermissionLevel/,
+  // The onboarding pull request's commit adds .github/workflows/* (GitHub refuses that to an App without it).
+  workflows: /WORKFLOW_DIR[\s\S]*createCommit/,
 };
 const EVENTS: Record<string, RegExp> = {
   issues: /"issues\.(labeled|edited)"/,
@@ -68,5 +70,11 @@ describe("app.yml", () => {
     expect([...manifest.default_events].sort()).toEqual(Object.keys(EVENTS).sort());
     for (const [event, handler] of Object.entries(EVENTS)) expect(code, event).toMatch(handler);
     for (const unused of ["pull_request_review", "deployment_status"]) expect(code).not.toContain(`"${unused}`);
+  });
+
+  it("handles the installation events GitHub sends every App, and lists neither (they cannot be subscribed to)", () => {
+    expect(code).toMatch(/"installation\.created", "installation_repositories\.added"/);
+    expect(manifest.default_events).not.toContain("installation");
+    expect(manifest.default_events).not.toContain("installation_repositories");
   });
 });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { startAppServer, type AppServer } from "../../../src/app/server.js";
 import schedule from "../../../src/action/modes/schedule.js";
 import { main } from "../../../src/cli/main.js";
+import { DEFAULT_INIT_AGENT, initConfig, workWorkflowOf } from "../../../src/core/setup/init-files.js";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
@@ -41,8 +42,10 @@ describe("a newcomer following the README", () => {
   test("config check passes the README's file; the server from .env.example's variables takes a labelled issue to a dispatched run", { timeout: 90_000 }, async () => {
     const config = readmeConfig();
     expect(config.split("\n")[0]).toBe("# yaml-language-server: $schema=https://raw.githubusercontent.com/bosun-dev/bosun/v1/schema/bosun-config.schema.json");
+    // It is what `bosun init` and the onboarding pull request write.
+    expect(config).toBe(initConfig(DEFAULT_INIT_AGENT));
 
-    // Step 4: `npx bosun config check` in the repository.
+    // Step 3: the configuration through `npx bosun config check`, in the repository.
     const checkout = mkdtempSync(join(tmpdir(), "bosun-newcomer-"));
     mkdirSync(join(checkout, ".github"));
     writeFileSync(join(checkout, ".github/bosun.yml"), config);
@@ -56,7 +59,7 @@ describe("a newcomer following the README", () => {
     fake = await createFakeGitHub({ seed: 17 });
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": config } });
     fake.addInstallation({ id: 7, appId: 4242, appSlug: "bosun", repos: ["acme/app"] });
-    fake.addWorkflow("acme/app", { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
     fake.addToken("t-mona", "mona", { permissions: { "acme/app": "write" } });
 
     // Step 2: every variable .env.example asks to fill in, filled in; `npm start`.
@@ -88,7 +91,7 @@ describe("a newcomer following the README", () => {
   test("path B, the Action alone: a writer's label, then the schedule mode, queues the issue and dispatches it", async () => {
     fake = await createFakeGitHub({ seed: 18 });
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": readmeConfig() } });
-    fake.addWorkflow("acme/app", { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
     // The app token the docs' schedule workflow mints (an installation's bot), and a writer.
     fake.addToken("t-app", "bosun[bot]", { permissions: { "acme/app": "write" } });
     fake.addToken("t-mona", "mona", { permissions: { "acme/app": "write" } });
