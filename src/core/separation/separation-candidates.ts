@@ -81,7 +81,7 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
       }
       const command = parseApproveCommand(c.body);
       if (command.kind === "approve") latest.set(key, { login: event.login, decision: { kind: "approve", sha: command.sha, via: "/approve", association: event.comment.association } });
-      else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <12–40 hex digits of the head>` });
+      else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <the head's full 40-hex SHA>` });
     }
   }
 
@@ -93,7 +93,7 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   for (const [key, { login, decision }] of latest) {
     const why =
       decision.kind === "reject" ? decision.what
-      : !(decision.via === "review" ? decision.sha === head : head.startsWith(decision.sha)) ? `approved an older head ${decision.sha.slice(0, 12)}, not ${head.slice(0, 12)}`
+      : decision.sha !== head ? `approved an older head ${decision.sha.slice(0, 12)}, not ${head.slice(0, 12)}`
       : key === normalizeLogin(facts.author) ? "is the pull request's author"
       : agents.has(key) ? "is an agent identity"
       : contributors.has(key) ? "authored, committed or co-authored a commit"

@@ -55,13 +55,14 @@ describe("separation rules", () => {
     expect(why(v, "alice")).toContain("requested changes");
   });
 
-  it("reads /approve <sha>: a prefix of the head counts, a stale or malformed one does not", () => {
+  it("reads /approve <sha>: the head's full SHA counts; a prefix (even of the head), a stale or a malformed one does not", () => {
     const c = (login: string, body: string) => ({ login, body, at: "2026-01-01T00:00:00Z", association: "MEMBER" });
-    const v = decide({ comments: [c("alice", `\n/approve ${HEAD.slice(0, 12)}\nthanks`), c("bob", `/approve ${OLD.slice(0, 12)}`), c("dan", "/approve please"), c("erin", `/approve ${HEAD.slice(0, 11)}`)] }, { alice: "write", bob: "write" });
+    const v = decide({ comments: [c("alice", `\n/approve ${HEAD}\nthanks`), c("bob", `/approve ${OLD}`), c("dan", "/approve please"), c("erin", `/approve ${HEAD.slice(0, 12)}`), c("fay", `/approve ${HEAD.slice(0, 39)}`)] }, { alice: "write", bob: "write", erin: "write", fay: "write" });
     expect(v.counted).toEqual(["alice"]);
     expect(why(v, "bob")).toContain("older head");
     expect(why(v, "dan")).toContain("malformed");
-    expect(why(v, "erin")).toContain("malformed");
+    expect(why(v, "erin")).toContain("full 40-hex SHA");
+    expect(why(v, "fay")).toContain("malformed");
   });
 
   it("fails closed when the commit list is incomplete, a sibling PR shares the head, or a permission cannot be read", () => {
@@ -86,11 +87,12 @@ describe("separation rules", () => {
   });
 
   it.each([
-    ["/approve 0123456789ab", { kind: "approve", sha: "0123456789ab" }],
+    ["/approve 0123456789abcdef0123456789abcdef01234567", { kind: "approve", sha: "0123456789abcdef0123456789abcdef01234567" }],
     ["  \n/approve 0123456789ABCDEF0123456789ABCDEF01234567", { kind: "approve", sha: "0123456789abcdef0123456789abcdef01234567" }],
-    ["/approve 0123456789ab extra", { kind: "malformed", line: "/approve 0123456789ab extra" }],
-    ["/approve 0123456789a", { kind: "malformed", line: "/approve 0123456789a" }],
-    ["LGTM\n/approve 0123456789ab", { kind: "none" }],
+    ["/approve 0123456789ab", { kind: "malformed", line: "/approve 0123456789ab" }],
+    ["/approve 0123456789abcdef0123456789abcdef012345678", { kind: "malformed", line: "/approve 0123456789abcdef0123456789abcdef012345678" }],
+    ["/approve 0123456789abcdef0123456789abcdef01234567 extra", { kind: "malformed", line: "/approve 0123456789abcdef0123456789abcdef01234567 extra" }],
+    ["LGTM\n/approve 0123456789abcdef0123456789abcdef01234567", { kind: "none" }],
   ])("parses %j", (body, expected) => {
     expect(parseApproveCommand(body)).toEqual(expected);
   });
