@@ -9,6 +9,7 @@ import type { CheckResult } from "../../core/gate/check-result.js";
 import { checkResult } from "../../core/gate/check-result.js";
 import { findPullHints } from "../../core/gate/find-brief-link.js";
 import { DEFAULT_SENSITIVE, DEFAULT_SIZE_IGNORE } from "../../core/gate/gate-config.js";
+import { manifestsToLookUp } from "../../core/gate/lock-files.js";
 import type { GateReport } from "../../core/gate/gate-report.js";
 import { cannotCheckReport, gateReport } from "../../core/gate/gate-report.js";
 import { renderGateMarkdown } from "../../core/gate/render-gate-report.js";
@@ -97,7 +98,10 @@ async function judge(io: ActionIo, deps: GateActionDeps, target: Extract<GateTar
   const diff = { files, totals: { additions: listed.additions, deletions: listed.deletions, changed_files: listed.changedFiles } };
   const sensitive = listInput(io, "sensitive-paths");
   const config = compileGateConfig({ sensitive: sensitive.length > 0 ? sensitive : DEFAULT_SENSITIVE, sizeIgnore: [...DEFAULT_SIZE_IGNORE, ...listInput(io, "size-ignore")] });
-  const checks = runMechanicalChecks(brief, diff, config);
+  // A lock file is machine-written only beside its manifest: which manifests the base commit has.
+  const manifestsAtBase = new Set<string>();
+  for (const path of manifestsToLookUp(files, brief.constraints.paths)) if ((await deps.github.fileAt(path, pull.baseSha)) !== undefined) manifestsAtBase.add(path);
+  const checks = runMechanicalChecks(brief, diff, config, manifestsAtBase);
   checks.unshift(await acceptanceCheck(io, deps, brief.acceptance, sha));
   const choice = createReviewer(
     { provider: io.input("reviewer"), mode: io.input("review-mode"), model: io.input("reviewer-model"), baseUrl: io.input("reviewer-url"), apiKey: io.input("reviewer-api-key"), command: io.input("reviewer-command") },

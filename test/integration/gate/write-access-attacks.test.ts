@@ -7,31 +7,74 @@
  */
 import type { Octokit } from "@octokit/rest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGateMode } from "../../../src/action/modes/gate.js";
 import separationMode from "../../../src/action/modes/separation.js";
+import type { Brief } from "../../../src/core/brief/brief.js";
+import { briefHash } from "../../../src/core/brief/parse-brief.js";
+import { renderSnapshotComment } from "../../../src/core/brief/snapshot.js";
+import type { GateReport } from "../../../src/core/gate/gate-report.js";
 import type { SeparationVerdict } from "../../../src/core/separation/separation-verdict.js";
 import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import { createFakeGitHub } from "../../fake-github/create-fake-github.js";
-import type { PullRecord } from "../../fake-github/state.js";
+import type { PullFileRecord, PullRecord } from "../../fake-github/state.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { brief } from "../../unit/gate/gate-fixtures.js";
 import { memoryActionIo } from "./memory-action-io.js";
+import type { TempRepo } from "./temp-repo.js";
+import { checkoutOf, grant, writeClaim } from "./trust-fixtures.js";
 
 const REPO = "acme/app";
 const WHERE = { owner: "acme", repo: "app" };
 const TOKEN = "ghs_writeaccessattacks000000000000000";
 let fake: FakeGitHub;
+let bot: Octokit;
 let mallory: Octokit;
 let alice: Octokit;
+const checkouts: TempRepo[] = [];
 
 beforeEach(async () => {
   fake = await createFakeGitHub();
   fake.addRepo({ fullName: REPO });
   fake.addToken(TOKEN, "github-actions[bot]", { permissions: { [REPO]: "write" } });
+  fake.addToken("t-bosun", "bosun[bot]", { permissions: { [REPO]: "write" } });
   fake.addToken("t-mallory", "mallory", { permissions: { [REPO]: "write" } });
   fake.addToken("t-alice", "alice", { permissions: { [REPO]: "write" } });
+  bot = createTestOctokit(fake.url, "t-bosun");
   mallory = createTestOctokit(fake.url, "t-mallory");
   alice = createTestOctokit(fake.url, "t-alice");
 });
-afterEach(async () => fake.close());
+afterEach(async () => {
+  await fake.close();
+  for (const c of checkouts.splice(0)) c.remove();
+});
+
+/** A text file row as the PR's files API lists it. */
+const text = (path: string, additions = 1, status: PullFileRecord["status"] = "modified"): PullFileRecord => ({ filename: path, status, additions, deletions: 0, patch: "@@ -1 +1,1 @@\n+x\n" });
+
+/** An item Bosun approved and dispatched: the bot's snapshot and its signed claim record. */
+async function dispatchedItem(b: Brief) {
+  const issue = fake.addIssue(REPO, { title: `work on ${b.id}`, user: "carol" });
+  await bot.issues.createComment({ ...WHERE, issue_number: issue.number, body: renderSnapshotComment(b) });
+  await writeClaim(bot, WHERE, issue.number, grant(String(issue.number), { briefHash: briefHash(b) }));
+  return issue;
+}
+
+/** The agent's PR into main on the item's branch, with a real checkout at its head. */
+function agentPull(item: number, files: PullFileRecord[], fields: Parameters<FakeGitHub["addPull"]>[1] = {}): PullRecord {
+  const pull = fake.addPull(REPO, { user: "mallory", head: `bosun/${item}-fix`, files, ...fields });
+  checkouts.push(checkoutOf(fake, REPO, pull));
+  return pull;
+}
+
+async function gate(eventName: string, payload: Record<string, unknown>, inputs: Record<string, string> = {}) {
+  const io = memoryActionIo({ eventName, payload, inputs: { "github-token": TOKEN, "working-directory": checkouts.at(-1)?.dir ?? ".", ...inputs }, env: { GITHUB_API_URL: fake.url, PATH: process.env["PATH"] } });
+  await createGateMode().run(io.io);
+  return JSON.parse(io.outputs["report"] ?? "null") as GateReport;
+}
+const pr = (pull: PullRecord) => ({ pull_request: { number: pull.number, head: { sha: pull.headSha, ref: pull.headRef } } });
+const check = (report: GateReport, name: string) => report.checks.find((c) => c.check === name);
+/** bosun/gate check runs the fake recorded on a SHA, by conclusion. */
+const gateRunsOn = (sha: string) => [...fake.repo(REPO).checkRuns.values()].filter((c) => c.name === "bosun/gate" && c.headSha === sha).map((c) => c.conclusion);
 
 async function separation(pull: PullRecord, inputs: Record<string, string> = {}) {
   const io = memoryActionIo({ eventName: "pull_request_target", payload: { pull_request: { number: pull.number } }, inputs: { "github-token": TOKEN, ...inputs }, env: { GITHUB_API_URL: fake.url } });
@@ -56,5 +99,39 @@ describe("/approve names the whole head", () => {
     const { status, verdict } = await separation(pull);
     expect(verdict.counted).toEqual(["alice"]);
     expect(status?.state).toBe("success");
+  });
+});
+
+describe("lock files count against size_cap unless they sit beside their manifest, outside the brief's code paths", () => {
+  const capped = (paths: string[]) => brief({ id: "capped", constraints: { paths }, size_cap: 20, acceptance: { command: "true" } });
+
+  it("3,000 lines of code in src/lib/yarn.lock plus a one-line loader do not pass a cap of 20", async () => {
+    const b = capped(["src/**"]);
+    const item = await dispatchedItem(b);
+    const pull = agentPull(item.number, [text("src/lib/yarn.lock", 3000, "added"), text("src/http/loader.ts", 1)]);
+    const report = await gate("pull_request_target", pr(pull));
+    expect(check(report, "size")?.result).toBe("failed");
+    expect(check(report, "size")?.evidence).toContain("3001 changed lines");
+    expect(report.verdict).toBe("fail");
+    expect(gateRunsOn(pull.headSha)).toEqual(["failure"]);
+  });
+
+  it("a lock file beside a manifest the PR adds itself still counts: a new package's lock is its author's to write", async () => {
+    const b = capped(["src/http/**", "**/package.json", "**/package-lock.json"]);
+    const item = await dispatchedItem(b);
+    const pull = agentPull(item.number, [text("src/lib/package.json", 3, "added"), text("src/lib/package-lock.json", 3000, "added"), text("src/http/loader.ts", 1)]);
+    const report = await gate("pull_request_target", pr(pull));
+    expect(check(report, "size")?.result).toBe("failed");
+  });
+
+  it("a regenerated package-lock.json beside the package.json of the base, named by the brief, stays out of the count", async () => {
+    fake.setFile(REPO, "main", "package.json", "{\"name\": \"app\"}\n");
+    const b = capped(["src/http/**", "package.json", "package-lock.json"]);
+    const item = await dispatchedItem(b);
+    const pull = agentPull(item.number, [text("package.json", 1), text("package-lock.json", 4000), text("src/http/retry.ts", 10)]);
+    const report = await gate("pull_request_target", pr(pull));
+    expect(check(report, "size")?.result).toBe("passed");
+    expect(check(report, "size")?.evidence).toContain("11 changed lines");
+    expect(report.verdict).toBe("pass");
   });
 });
