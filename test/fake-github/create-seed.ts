@@ -108,6 +108,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         workflows: new Map(),
         workflowRuns: new Map(),
         pinnedIssues: [],
+        activities: [],
       };
       state.repos.set(repoKey(owner, name), r);
       commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });

@@ -32,6 +32,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         headSha: data.head.sha,
         baseSha: data.base.sha,
         headRef: data.head.ref,
+        ...(data.head.repo === null ? {} : { headRepo: data.head.repo.full_name }),
         fromFork: data.head.repo === null || data.head.repo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
         baseRef: data.base.ref,
         defaultBranch: data.base.repo.default_branch,
@@ -73,11 +74,27 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     async workflowRun(id) {
       try {
         const { data } = await octokit.rest.actions.getWorkflowRun({ ...where, run_id: id });
-        return { path: data.path, event: data.event, headSha: data.head_sha };
+        return { path: data.path, event: data.event, headSha: data.head_sha, ...(data.head_branch === null ? {} : { headBranch: data.head_branch }), ...(data.head_repository?.full_name === undefined ? {} : { headRepo: data.head_repository.full_name }) };
       } catch (err) {
         if ((err as { status?: number }).status === 404) return undefined;
         throw err;
       }
+    },
+    async pullsFromHead(owner, branch, limit) {
+      // Pulls list "head: Filter pulls by head user or head organization and branch name in the
+      // format of user:ref-name" with state=all: closed ones too (https://docs.github.com/en/rest/pulls/pulls#list-pull-requests).
+      const rows: { number: number; baseRef: string; state: string }[] = [];
+      for await (const { data } of octokit.paginate.iterator(octokit.rest.pulls.list, { ...where, state: "all", head: `${owner}:${branch}`, per_page: 100 })) {
+        rows.push(...data.map((p) => ({ number: p.number, baseRef: p.base.ref, state: p.state })));
+        if (rows.length > limit) break;
+      }
+      return rows;
+    },
+    async baseChanges(number) {
+      // `base_ref_changed`: "The base reference branch of the pull request changed"
+      // (https://docs.github.com/en/rest/using-the-rest-api/issue-event-types#base_ref_changed).
+      const rows = await octokit.paginate(octokit.rest.issues.listEvents, { ...where, issue_number: number, per_page: 100 });
+      return rows.filter((e) => e.event === "base_ref_changed").map((e) => e.created_at);
     },
     async claimRecord(ref) {
       // Octokit 22 URL-encodes `{ref}`; the API takes the name without `refs/`.
