@@ -1,6 +1,7 @@
 /** The whole route table of the fake: the REST routes, then `POST /graphql`. */
 import type { Route } from "./route.js";
 import { actionRoutes } from "./routes/actions.js";
+import { activityRoutes } from "./routes/activity.js";
 import { appRoutes } from "./routes/app.js";
 import { checkRoutes } from "./routes/checks.js";
 import { commentRoutes } from "./routes/comments.js";
@@ -29,6 +30,7 @@ export const restRoutes: readonly Route[] = [
   ...compareRoutes,
   ...contentRoutes,
   ...repoRoutes,
+  ...activityRoutes,
   ...pullRoutes,
   ...pullUpdateRoutes,
   ...checkRoutes,

@@ -16,6 +16,9 @@ export interface OctokitGateOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** Changes to one branch read before the record counts as too long to rule anyone out. */
+const MAX_ACTIVITIES = 1000;
+
 /** Every port of the gate and separation modes over one `@octokit/rest` client. */
 export type GateGitHub = GateReader & CheckRunWriter & SeparationReader & RepoReader & StatusWriter;
 
@@ -145,6 +148,22 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     async reviews(number) {
       const rows = await octokit.paginate(octokit.rest.pulls.listReviews, { ...where, pull_number: number, per_page: 100 });
       return rows.map((r) => ({ login: user(r.user), isBot: r.user?.type === "Bot", state: r.state as "APPROVED", commitId: r.commit_id ?? "", at: r.submitted_at ?? "", association: r.author_association }));
+    },
+    async pushes(repo, branch) {
+      // "List repository activities": pushes, force pushes, branch creations and deletions with their
+      // actor (https://docs.github.com/en/rest/repos/repos#list-repository-activities), paged by
+      // cursor through the Link header. Read in the head's own repository (a fork's for a fork's PR).
+      const [owner = "", name = ""] = repo.split("/");
+      const activities: { type: string; actor: string | null; after: string; at: string }[] = [];
+      let complete = true;
+      for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listActivities, { owner, repo: name, ref: `refs/heads/${branch}`, per_page: 100 })) {
+        activities.push(...data.map((a) => ({ type: a.activity_type, actor: a.actor?.login ?? null, after: a.after, at: a.timestamp })));
+        if (activities.length >= MAX_ACTIVITIES) {
+          complete = false;
+          break;
+        }
+      }
+      return { branch, activities, complete };
     },
     async comments(number) {
       const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
