@@ -6,6 +6,9 @@ import { createOctokitDeployGitHub } from "../../adapters/github/octokit-deploy-
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { runVerifyAction } from "../verify/run-verify-action.js";
+import { readVerifyTrust } from "../verify/read-verify-trust.js";
+import type { AppOctokit } from "../../app/app-octokit.js";
+import { createConfigLoader } from "../../app/config/load-config.js";
 
 /**
  * The `verify` mode (DESIGN.md, "The Action"): wires the real clock, probes and an Octokit on
@@ -24,7 +27,13 @@ const verifyMode: ActionMode = {
       baseUrl: io.env["GITHUB_API_URL"] ?? "https://api.github.com",
       userAgent: "bosun-verify",
     });
+    const read = await readVerifyTrust(io, () => createConfigLoader({ now: () => Date.now() }).load(octokit as unknown as AppOctokit, io.event.repo));
+    if (!read.ok) {
+      io.setFailed(`bosun verify: ${read.problem}`);
+      return;
+    }
     await runVerifyAction(io, {
+      trust: read.trust,
       github: createOctokitDeployGitHub(octokit, io.event.repo),
       clock: systemClock,
       probeFor: (target) => createVerifyProbe(target, { env: { ...io.env } }),
