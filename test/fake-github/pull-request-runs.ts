@@ -3,7 +3,7 @@
  * its head moves, each workflow on `pull_request` runs the file of the PR's merge commit, and
  * GitHub's record of the run names the PR's head branch, head SHA and head repository (a fork for
  * a fork's PR) — not the PR itself: the run's `pull_requests` is computed when read, from the PRs
- * open at that moment (`to-json-ci.ts`).
+ * open at that moment with its head branch or head SHA (`to-json-ci.ts`).
  */
 import type { FakeGitHub } from "./create-fake-github.js";
 import { nextId, type PullRecord, type WorkflowRunRecord } from "./state.js";

@@ -173,15 +173,16 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
 }
 
 /**
- * A run's `pull_requests` as GitHub lists them: the pull requests OPEN now whose head is the run's
- * branch and commit, in this repository (a fork's run lists none) — not necessarily the one that
- * triggered the run.
+ * A run's `pull_requests` as GitHub describes them: "Pull requests that are open with a `head_sha`
+ * or `head_branch` that matches the workflow run. The returned pull requests do not necessarily
+ * indicate pull requests that triggered the run" — computed when read, in this repository (a fork's
+ * run lists none).
  */
 function runPullRequests(state: FakeState, repo: RepoState, run: WorkflowRunRecord): unknown[] {
   if (run.headRepo !== undefined) return [];
   const mini = { id: repo.id, url: repoUrl(state, repo), name: repo.name };
   return [...repo.pulls.values()]
-    .filter((p) => p.headRepo === undefined && p.headRef === run.headBranch && p.headSha === run.headSha && repo.issues.get(p.number)?.state === "open")
+    .filter((p) => p.headRepo === undefined && (p.headRef === run.headBranch || p.headSha === run.headSha) && repo.issues.get(p.number)?.state === "open")
     .map((p) => ({ url: `${repoUrl(state, repo)}/pulls/${p.number}`, id: p.id, number: p.number, head: { ref: p.headRef, sha: p.headSha, repo: mini }, base: { ref: p.baseRef, sha: p.baseSha, repo: mini } }));
 }
 
