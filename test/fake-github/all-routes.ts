@@ -1,6 +1,7 @@
 /** The whole route table of the fake: the REST routes, then `POST /graphql`. */
 import type { Route } from "./route.js";
 import { actionRoutes } from "./routes/actions.js";
+import { activityRoutes } from "./routes/activity.js";
 import { appRoutes } from "./routes/app.js";
 import { branchProtectionRoutes } from "./routes/branch-protection.js";
 import { checkRoutes } from "./routes/checks.js";
@@ -15,6 +16,7 @@ import { gitTreeRoutes } from "./routes/git-trees.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
+import { pullUpdateRoutes } from "./routes/pull-updates.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
 import { rulesetRoutes } from "./routes/rulesets.js";
@@ -31,7 +33,9 @@ export const restRoutes: readonly Route[] = [
   ...compareRoutes,
   ...contentRoutes,
   ...repoRoutes,
+  ...activityRoutes,
   ...pullRoutes,
+  ...pullUpdateRoutes,
   ...checkRoutes,
   ...statusRoutes,
   ...deploymentRoutes,

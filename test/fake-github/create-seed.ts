@@ -1,5 +1,6 @@
 /** Seeding helpers: put the world in the state a test needs without going through HTTP. */
-import { EMPTY_TREE, filesAt, putCommit, putTree, resolveCommitish } from "./git-objects.js";
+import { EMPTY_TREE, filesAt, isAncestor, putCommit, putTree, resolveCommitish } from "./git-objects.js";
+import { recordRefActivity } from "./record-ref-activity.js";
 import { ensureLabel, insertIssue } from "./issue-store.js";
 import { nextId, repoKey, ensureUser, type CommitRecord, type FakeState, type Identity, type InstallationRecord, type IssueRecord, type Permission, type PullFileRecord, type PullRecord, type RepoState } from "./state.js";
 import type { Webhooks } from "./create-webhooks.js";
@@ -49,11 +50,11 @@ export interface Seed {
   addIssue(fullName: string, input?: AddIssueInput): IssueRecord;
   addPull(fullName: string, input?: AddPullInput): PullRecord;
   addLabel(fullName: string, name: string, color?: string, description?: string): void;
-  /** A file on a branch (a new commit on top, like a push) or, given a sha, in that commit's tree. */
-  setFile(fullName: string, branchOrSha: string, path: string, content: string): string;
-  /** A commit on a branch with these file changes; returns its sha. */
-  commit(fullName: string, branch: string, message: string, files?: Record<string, string>): CommitRecord;
-  /** Points a ref (`refs/...` or a branch name) at a sha. */
+  /** A file on a branch (a new commit on top, like a push by `pusher`, default the owner) or, given a sha, in that commit's tree. */
+  setFile(fullName: string, branchOrSha: string, path: string, content: string, pusher?: string): string;
+  /** A commit on a branch with these file changes, pushed by `pusher` (default the owner); returns its sha. */
+  commit(fullName: string, branch: string, message: string, files?: Record<string, string>, pusher?: string): CommitRecord;
+  /** Points a ref (`refs/...` or a branch name) at a sha; a branch's move is recorded as the owner's push. */
   setRef(fullName: string, ref: string, sha: string): void;
   addWorkflow(fullName: string, input: { id?: number; path: string; name?: string; runName?: string }): number;
   /** Completes a workflow run with a conclusion and emits `workflow_run.completed`. */
@@ -70,13 +71,19 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
     return found;
   };
 
-  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>): CommitRecord => {
+  /** A ref moved as a push by `pusher`: GitHub's activity record gets it too. */
+  const moveRef = (r: RepoState, ref: string, sha: string, pusher: string): void => {
+    const before = r.refs.get(ref);
+    r.refs.set(ref, sha);
+    recordRefActivity(state, r, { ref, before, after: sha, forced: before !== undefined && !isAncestor(r, before, sha) }, pusher);
+  };
+  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>, pusher = r.owner): CommitRecord => {
     const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
     const parent = r.refs.get(ref);
     const tree = new Map(parent === undefined ? [] : (filesAt(r, parent) ?? []));
     for (const [path, content] of Object.entries(files)) tree.set(path, content);
     const commit = putCommit(state, r, { tree: putTree(r, tree), parents: parent === undefined ? [] : [parent], message });
-    r.refs.set(ref, commit.sha);
+    moveRef(r, ref, commit.sha, pusher);
     return commit;
   };
 
@@ -108,6 +115,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         workflows: new Map(),
         workflowRuns: new Map(),
         pinnedIssues: [],
+        activities: [],
       };
       state.repos.set(repoKey(owner, name), r);
       commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });
@@ -154,10 +162,12 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
       const head = input.head ?? `feature-${issue.number}`;
       const baseSha = r.refs.get(`refs/heads/${base}`);
       if (baseSha === undefined) throw new Error(`fake-github: no branch ${base} in ${fullName}`);
-      if (!r.refs.has(`refs/heads/${head}`)) r.refs.set(`refs/heads/${head}`, baseSha);
+      // The PR's author created and pushed its branch (a fork's branch: the fork's owner).
+      const pusher = input.headRepo?.split("/")[0] ?? issue.user;
+      if (!r.refs.has(`refs/heads/${head}`)) moveRef(r, `refs/heads/${head}`, baseSha, pusher);
       const commits: string[] = [];
       for (let i = 0; i < (input.commitCount ?? 1); i++) {
-        commits.push(commitOn(r, head, `Commit ${i + 1} of #${issue.number}`, { [`.fake/pr-${issue.number}`]: String(i) }).sha);
+        commits.push(commitOn(r, head, `Commit ${i + 1} of #${issue.number}`, { [`.fake/pr-${issue.number}`]: String(i) }, pusher).sha);
       }
       const pull: PullRecord = {
         number: issue.number,
@@ -182,7 +192,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
     addLabel(fullName, name, color, description) {
       ensureLabel(state, repo(fullName), name, color, description ?? null);
     },
-    setFile(fullName, branchOrSha, path, content) {
+    setFile(fullName, branchOrSha, path, content, pusher) {
       const r = repo(fullName);
       if (/^[0-9a-f]{40}$/.test(branchOrSha) && r.commits.has(branchOrSha)) {
         // Rewriting a commit's tree in place: a test convenience git itself would never allow.
@@ -192,15 +202,15 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         commit.tree = putTree(r, files);
         return commit.sha;
       }
-      return commitOn(r, branchOrSha, `Update ${path}`, { [path]: content }).sha;
+      return commitOn(r, branchOrSha, `Update ${path}`, { [path]: content }, pusher).sha;
     },
-    commit(fullName, branch, message, files = {}) {
-      return commitOn(repo(fullName), branch, message, files);
+    commit(fullName, branch, message, files = {}, pusher) {
+      return commitOn(repo(fullName), branch, message, files, pusher);
     },
     setRef(fullName, ref, sha) {
       const r = repo(fullName);
       const resolved = resolveCommitish(r, sha) ?? sha;
-      r.refs.set(ref.startsWith("refs/") ? ref : `refs/heads/${ref}`, resolved);
+      moveRef(r, ref.startsWith("refs/") ? ref : `refs/heads/${ref}`, resolved, r.owner);
     },
     addWorkflow(fullName, input) {
       const r = repo(fullName);

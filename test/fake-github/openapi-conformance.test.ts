@@ -78,7 +78,10 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.repos.getContent({ ...repo, path: "briefs", ref: main });
     const pull = fake.addPull("acme/app", { user: "mona", files: [{ filename: "a.ts", status: "modified", additions: 1, deletions: 1, patch: "@@" }] });
     await o.git.createRef({ ...repo, ref: "refs/heads/topic", sha: commit.sha });
-    await o.pulls.create({ ...repo, head: "topic", base: "main", title: "p" });
+    const { data: opened } = await o.pulls.create({ ...repo, head: "topic", base: "main", title: "p" });
+    await o.pulls.update({ ...repo, pull_number: opened.number, state: "closed", title: "p2" });
+    await o.repos.listActivities({ ...repo, ref: "refs/heads/topic", per_page: 1 });
+    await o.issues.listEvents({ ...repo, issue_number: opened.number });
     await o.pulls.get({ ...repo, pull_number: pull.number });
     await o.pulls.list({ ...repo, state: "all" });
     await o.pulls.listFiles({ ...repo, pull_number: pull.number });

@@ -7,6 +7,7 @@
 import { applyRefUpdates, refUpdateProblems, type RefUpdate } from "./apply-ref-updates.js";
 import { hasPermission } from "./authenticate.js";
 import { emitRefChange } from "./emit-ref-change.js";
+import { recordRefActivity } from "./record-ref-activity.js";
 import { GraphqlError } from "./graphql-error.js";
 import { readGraphqlArguments, type GraphqlArgument, type GraphqlFieldRequest } from "./read-graphql-arguments.js";
 import type { RouteContext } from "./route.js";
@@ -79,6 +80,9 @@ export function resolveUpdateRefs(state: FakeState, ctx: RouteContext, request: 
   const problems = refUpdateProblems(repo, input.refUpdates);
   if (problems.length > 0) throw fail("UNPROCESSABLE", `No ref was updated: ${problems.join("; ")}`);
   ctx.beforeWrite(repo);
-  for (const change of applyRefUpdates(repo, input.refUpdates)) emitRefChange(ctx, repo, change);
+  for (const change of applyRefUpdates(repo, input.refUpdates)) {
+    emitRefChange(ctx, repo, change);
+    recordRefActivity(state, repo, change, ctx.login);
+  }
   return payload;
 }

@@ -62,7 +62,9 @@ export interface IssueRecord {
 
 export interface IssueEventRecord {
   id: number;
-  event: "labeled" | "unlabeled";
+  /** Label events; and, on a pull request, `closed`, `reopened` and `base_ref_changed` (its base was edited). */
+  event: "labeled" | "unlabeled" | "closed" | "reopened" | "base_ref_changed";
+  /** The label of a `labeled`/`unlabeled` event; "" for the others. */
   label: string;
   actor: string;
   createdAt: number;
@@ -201,6 +203,8 @@ export interface WorkflowRunRecord {
   workflowId: number;
   event: string;
   headBranch: string;
+  /** A fork's `owner/name` when the run's head is a fork's branch (a fork's pull request); else this repository. */
+  headRepo?: string;
   headSha: string;
   status: "queued" | "in_progress" | "completed";
   conclusion: string | null;
@@ -240,6 +244,22 @@ export interface RepoState {
   pinnedIssues: number[];
   /** Branch protection, rulesets and environments (setup-records.ts), created on first use. */
   setup?: RepoSetupRecords;
+  /** What moved each branch, who moved it, oldest first (`GET /repos/{o}/{r}/activity`). */
+  activities: ActivityRecord[];
+}
+
+/** One change to a branch as GitHub's repository activity list records it, with the account that made it. */
+export interface ActivityRecord {
+  id: number;
+  /** Full ref name, `refs/heads/<branch>`. */
+  ref: string;
+  /** `0`×40 for a creation's before and a deletion's after. */
+  before: string;
+  after: string;
+  activityType: "push" | "force_push" | "branch_creation" | "branch_deletion" | "pr_merge" | "merge_queue_merge";
+  /** Null when GitHub no longer names the account (a deleted user). */
+  actor: string | null;
+  at: number;
 }
 
 export interface FakeState {

@@ -150,7 +150,7 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     workflow_id: run.workflowId,
     url,
     html_url: `${repoHtmlUrl(state, repo)}/actions/runs/${run.id}`,
-    pull_requests: [],
+    pull_requests: runPullRequests(state, repo, run),
     created_at: isoTime(run.createdAt),
     updated_at: isoTime(run.updatedAt),
     run_started_at: isoTime(run.createdAt),
@@ -168,8 +168,22 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
         ? null
         : { id: commit.sha, tree_id: commit.tree, message: commit.message, timestamp: commit.committer.date, author: { name: commit.author.name, email: commit.author.email }, committer: { name: commit.committer.name, email: commit.committer.email } },
     repository,
-    head_repository: repository,
+    head_repository: run.headRepo === undefined ? repository : { ...repository, name: run.headRepo.split("/")[1] ?? "", full_name: run.headRepo, owner: userJson(state, run.headRepo.split("/")[0] ?? ""), fork: true },
   };
+}
+
+/**
+ * A run's `pull_requests` as GitHub describes them: "Pull requests that are open with a `head_sha`
+ * or `head_branch` that matches the workflow run. The returned pull requests do not necessarily
+ * indicate pull requests that triggered the run" — computed when read, in this repository (a fork's
+ * run lists none).
+ */
+function runPullRequests(state: FakeState, repo: RepoState, run: WorkflowRunRecord): unknown[] {
+  if (run.headRepo !== undefined) return [];
+  const mini = { id: repo.id, url: repoUrl(state, repo), name: repo.name };
+  return [...repo.pulls.values()]
+    .filter((p) => p.headRepo === undefined && (p.headRef === run.headBranch || p.headSha === run.headSha) && repo.issues.get(p.number)?.state === "open")
+    .map((p) => ({ url: `${repoUrl(state, repo)}/pulls/${p.number}`, id: p.id, number: p.number, head: { ref: p.headRef, sha: p.headSha, repo: mini }, base: { ref: p.baseRef, sha: p.baseSha, repo: mini } }));
 }
 
 /** GitHub renders `run-name:` with the dispatch's inputs; only `${{ inputs.x }}` is modelled. */

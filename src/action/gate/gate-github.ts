@@ -7,6 +7,8 @@ export interface PullFacts {
   readonly headSha: string;
   readonly baseSha: string;
   readonly headRef: string;
+  /** The `owner/name` of the repository the head branch lives in (a fork's for a fork's PR); undefined when that repository is gone. */
+  readonly headRepo?: string;
   /** Who opened it. */
   readonly author?: string;
   /** The branch the PR merges into, and the repository's default branch (the gate judges only PRs into a protected one). */
@@ -56,10 +58,27 @@ export interface WorkflowRunFacts {
   readonly path: string;
   readonly event: string;
   readonly headSha: string;
+  readonly headBranch?: string;
+  readonly headRepo?: string;
+}
+
+/** A pull request from some head branch, open or closed, as the pulls list gives it. */
+export interface PullOfBranch {
+  readonly number: number;
+  readonly baseRef: string;
+  readonly state: string;
+}
+
+/** What GitHub records of a head branch's pull requests; declared here, where the gate ties a run to its PR. */
+export interface BranchHistoryReader {
+  /** Every pull request ever opened from `owner:branch`, closed ones too (`GET /pulls?state=all&head=`), at most `limit + 1`. */
+  pullsFromHead(owner: string, branch: string, limit: number): Promise<PullOfBranch[]>;
+  /** When each change of a pull request's base was made (its `base_ref_changed` issue events), oldest first. */
+  baseChanges(number: number): Promise<string[]>;
 }
 
 /** What the gate reads from GitHub; declared here, where it is used (adapters implement it). */
-export interface GateReader extends ClaimReader {
+export interface GateReader extends ClaimReader, BranchHistoryReader {
   /** A workflow run, or undefined when there is none with that id. */
   workflowRun(id: number): Promise<WorkflowRunFacts | undefined>;
   /** Who may dispatch the gate by hand is checked through the repository permission API. */

@@ -13,6 +13,9 @@ export interface DispatchFacts {
 export interface RunFacts {
   readonly path: string;
   readonly event: string;
+  /** The branch the run's commit came from (`head_branch`) and its repository's `owner/name` (`head_repository`, a fork's for a fork's PR). */
+  readonly headBranch?: string;
+  readonly headRepo?: string;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -43,7 +46,10 @@ export function gateTarget(event: ActionEvent): GateTarget {
     const pulls = (Array.isArray(run?.["pull_requests"]) ? (run["pull_requests"] as unknown[]) : []).map(obj).filter((x) => x !== undefined && obj(x["head"])?.["sha"] === sha && typeof x["number"] === "number");
     const [only, ...more] = pulls;
     if (only === undefined || more.length > 0) return { ok: false, reason: `the 'workflow_run' event lists ${pulls.length} pull requests with head ${sha.slice(0, 12)} (a fork's run lists none): dispatch the gate with inputs pull-request and head-sha instead` };
-    return { ok: true, number: only["number"] as number, headSha: sha, acceptanceRun: { path: String(run?.["path"] ?? ""), event: String(run?.["event"] ?? "") } };
+    const headBranch = run?.["head_branch"];
+    const headRepo = obj(run?.["head_repository"])?.["full_name"];
+    const acceptanceRun: RunFacts = { path: String(run?.["path"] ?? ""), event: String(run?.["event"] ?? ""), ...(typeof headBranch === "string" ? { headBranch } : {}), ...(typeof headRepo === "string" ? { headRepo } : {}) };
+    return { ok: true, number: only["number"] as number, headSha: sha, acceptanceRun };
   }
   if (event.name === "workflow_dispatch") {
     const inputs = obj(p["inputs"]) ?? {};

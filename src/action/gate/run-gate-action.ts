@@ -9,6 +9,7 @@ import type { CheckResult } from "../../core/gate/check-result.js";
 import { checkResult } from "../../core/gate/check-result.js";
 import { findPullHints } from "../../core/gate/find-brief-link.js";
 import { DEFAULT_SENSITIVE, DEFAULT_SIZE_IGNORE } from "../../core/gate/gate-config.js";
+import { manifestsToLookUp } from "../../core/gate/lock-files.js";
 import type { GateReport } from "../../core/gate/gate-report.js";
 import { cannotCheckReport, gateReport } from "../../core/gate/gate-report.js";
 import { renderGateMarkdown } from "../../core/gate/render-gate-report.js";
@@ -24,6 +25,7 @@ import type { PullFacts } from "./gate-github.js";
 import { unjudgedBase } from "./judged-base.js";
 import { publishGateReport } from "./publish-gate-report.js";
 import { resolveBrief } from "./resolve-brief.js";
+import { untiedAcceptanceRun } from "./untied-acceptance-run.js";
 import { workingTreeHead } from "./working-tree-head.js";
 
 /** An acceptance result produced elsewhere (a job with no write access), handed over as data. */
@@ -82,7 +84,7 @@ async function judge(io: ActionIo, deps: GateActionDeps, target: Extract<GateTar
   const prefix = io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX;
   const botLogin = io.input("bot-login").trim() || "bosun[bot]";
   const acceptanceWorkflow = io.input("acceptance-workflow").trim() || DEFAULT_ACCEPTANCE_WORKFLOW;
-  const untrusted = await untrustedTrigger(deps, target, pull, acceptanceWorkflow);
+  const untrusted = await untrustedTrigger(deps, target, pull, acceptanceWorkflow, (ref) => unjudgedBase(ref, pull.defaultBranch, listInput(io, "protected-branches")));
   if (untrusted !== undefined) return cannotCheckReport(untrusted);
   const item = await findDispatchedItem(deps.github, { headRef: pull.headRef, fromFork: pull.fromFork, hints: findPullHints(pull.body, pull.labels), ...(dispatchItem === undefined ? {} : { dispatchItem }) }, { prefix, botLogin, trustBriefBranches: io.input("trust-brief-branches").trim() === "true" });
   const resolved = await resolveBrief(deps.github, pull, botLogin, item);
@@ -97,7 +99,10 @@ async function judge(io: ActionIo, deps: GateActionDeps, target: Extract<GateTar
   const diff = { files, totals: { additions: listed.additions, deletions: listed.deletions, changed_files: listed.changedFiles } };
   const sensitive = listInput(io, "sensitive-paths");
   const config = compileGateConfig({ sensitive: sensitive.length > 0 ? sensitive : DEFAULT_SENSITIVE, sizeIgnore: [...DEFAULT_SIZE_IGNORE, ...listInput(io, "size-ignore")] });
-  const checks = runMechanicalChecks(brief, diff, config);
+  // A lock file is machine-written only beside its manifest: which manifests the base commit has.
+  const manifestsAtBase = new Set<string>();
+  for (const path of manifestsToLookUp(files, brief.constraints.paths)) if ((await deps.github.fileAt(path, pull.baseSha)) !== undefined) manifestsAtBase.add(path);
+  const checks = runMechanicalChecks(brief, diff, config, manifestsAtBase);
   checks.unshift(await acceptanceCheck(io, deps, brief.acceptance, sha));
   const choice = createReviewer(
     { provider: io.input("reviewer"), mode: io.input("review-mode"), model: io.input("reviewer-model"), baseUrl: io.input("reviewer-url"), apiKey: io.input("reviewer-api-key"), command: io.input("reviewer-command") },
@@ -121,9 +126,10 @@ export const DEFAULT_ACCEPTANCE_WORKFLOW = ".github/workflows/bosun-acceptance.y
  * workflow_dispatch is anyone-with-write's to start, with any inputs: only an admin or maintainer
  * who did not write the PR may, and the acceptance run they name must be the acceptance workflow's
  * own pull_request run on the judged commit (else its artifact may be anything). A workflow_run must
- * come from that workflow's pull_request run.
+ * come from that workflow's pull_request run. Either run must be tied to the judged PR (its head
+ * branch, and every PR ever opened from that branch into a judged base: untiedAcceptanceRun).
  */
-async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget, { ok: true }>, pull: PullFacts, workflow: string): Promise<string | undefined> {
+async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget, { ok: true }>, pull: PullFacts, workflow: string, unjudged: (baseRef: string) => string | undefined): Promise<string | undefined> {
   const sha = target.headSha;
   const runProblem = (run: { path: string; event: string; headSha?: string }, what: string): string | undefined => {
     const path = run.path.replace(/@.*$/, "");
@@ -133,7 +139,10 @@ async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget
     return undefined;
   };
   // Any workflow a PR adds can be named "bosun acceptance" and trigger the gate: its path says which it is.
-  if (target.acceptanceRun !== undefined) return runProblem(target.acceptanceRun, "the workflow run that triggered the gate");
+  if (target.acceptanceRun !== undefined) {
+    const what = "the workflow run that triggered the gate";
+    return runProblem(target.acceptanceRun, what) ?? (await untiedAcceptanceRun(deps.github, target.acceptanceRun, pull, unjudged, what));
+  }
   const dispatch = target.dispatch;
   if (dispatch === undefined) return undefined;
   if (dispatch.sender === "") return "the workflow_dispatch event names no sender, so nobody can be checked to have the right to dispatch the gate";
@@ -147,7 +156,8 @@ async function untrustedTrigger(deps: GateActionDeps, target: Extract<GateTarget
   if (dispatch.acceptanceRun === undefined) return "the workflow_dispatch names no acceptance-run (the id of the acceptance workflow's run on the judged commit)";
   const run = await deps.github.workflowRun(dispatch.acceptanceRun);
   if (run === undefined) return `acceptance-run ${dispatch.acceptanceRun} is no workflow run of this repository`;
-  return runProblem(run, `acceptance-run ${dispatch.acceptanceRun}`);
+  const what = `acceptance-run ${dispatch.acceptanceRun}`;
+  return runProblem(run, what) ?? (await untiedAcceptanceRun(deps.github, run, pull, unjudged, what));
 }
 
 function movedHead(judged: string, now: string, when: string): string {

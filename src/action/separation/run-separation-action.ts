@@ -70,7 +70,7 @@ async function approvalsMoved(github: SeparationActionDeps["github"], number: nu
 async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull: Awaited<ReturnType<SeparationReader["pull"]>>, seen: { key: string }): Promise<SeparationVerdict> {
   const badBase = unjudgedBase(pull.baseRef, pull.defaultBranch, listInput(io, "protected-branches"));
   if (badBase !== undefined) return { state: "error", description: "could not check: the pull request's base is not a protected branch", counted: [], notCounted: [], reasons: [badBase] };
-  const [commits, reviews, comments, open] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls()]);
+  const [commits, reviews, comments, open, pushes] = await Promise.all([github.commits(pull.number), github.reviews(pull.number), github.comments(pull.number), github.openPulls(), pull.headRepo === undefined ? undefined : github.pushes(pull.headRepo, pull.headRef)]);
   seen.key = approvalsKey(reviews, comments);
   const evidence = { headRef: pull.headRef, hints: findPullHints(pull.body, pull.labels) };
   const item = await findDispatchedItem(github, evidence, { prefix: io.input("claim-ref-prefix").trim() || DEFAULT_CLAIM_PREFIX, botLogin: io.input("bot-login").trim() || "bosun[bot]" });
@@ -82,6 +82,7 @@ async function decide(io: ActionIo, github: SeparationActionDeps["github"], pull
     authorIsBot: pull.authorIsBot,
     requesters,
     commits,
+    pushes,
     commitsComplete: pull.commitCount <= MAX_LISTED_COMMITS && commits.length === pull.commitCount,
     reviews,
     comments,

@@ -1,3 +1,4 @@
+import type { PushRecord } from "../../core/separation/pushers-of.js";
 import type { CommentFacts, CommitFacts, PermissionAnswer, ReviewFacts } from "../../core/separation/separation-facts.js";
 import type { ClaimReader } from "../gate/gate-github.js";
 
@@ -6,6 +7,8 @@ export interface SeparationPull {
   readonly number: number;
   readonly headSha: string;
   readonly headRef: string;
+  /** The `owner/name` of the repository the head branch lives in (a fork's for a fork's PR); undefined when it is gone. */
+  readonly headRepo?: string;
   readonly baseRef: string;
   readonly defaultBranch?: string;
   readonly author: string;
@@ -23,6 +26,8 @@ export interface SeparationReader {
   commits(number: number): Promise<CommitFacts[]>;
   reviews(number: number): Promise<ReviewFacts[]>;
   comments(number: number): Promise<CommentFacts[]>;
+  /** GitHub's record of changes to a branch of a repository (`owner/name`), newest first, with who made each. */
+  pushes(repo: string, branch: string): Promise<PushRecord>;
 }
 
 /** What it reads of the repository around the pull request (and Bosun's claim record of the item). */

@@ -30,9 +30,11 @@ export interface RangePulls {
 export interface ItemLander {
   /**
    * The SHA of the newest deployment to `environment` before `beforeDeploymentId` (any, when
-   * undefined) whose latest status is success: the start of the deployed range.
+   * undefined) that one of `deployers` created, with a success status one of them posted and a
+   * latest status of success (or inactive): the start of the deployed range. Anyone else's
+   * deployment is passed over: it would move the range.
    */
-  previousDeployedSha(environment: string, beforeDeploymentId: number | undefined): Promise<string | undefined>;
+  previousDeployedSha(environment: string, beforeDeploymentId: number | undefined, deployers: readonly string[]): Promise<string | undefined>;
   /**
    * Merged pull requests with a commit in `base...head` (just `head` when there is no base), and
    * a count of the commits it did not examine (a range past the read bound, or no base at all).

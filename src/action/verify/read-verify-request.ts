@@ -1,6 +1,7 @@
 import type { ActionIo } from "../action-io.js";
 import { parseVerifyOptions } from "../../core/verify/verify-options.js";
 import type { VerifyOptions } from "../../core/verify/verify-options.js";
+import type { DeploymentFacts } from "../../core/verify/untrusted-deployment.js";
 
 /** Everything one verify run needs, read once from inputs and the event. */
 export interface VerifyRequest {
@@ -11,6 +12,10 @@ export interface VerifyRequest {
   readonly environment: string | undefined;
   /** The deployment's `environment_url`, echoed on the status Bosun posts. */
   readonly environmentUrl: string | undefined;
+  /** Who created the deployment and its status, on a `deployment_status` event (GitHub's own fields). */
+  readonly deployment: DeploymentFacts | undefined;
+  /** True when the probe's URL is the deployment's `environment_url` (its creator's choice), not an input. */
+  readonly urlFromEvent: boolean;
   /** Start of the deployed range when given as an input; otherwise looked up. */
   readonly base: string | undefined;
   readonly land: boolean;
@@ -40,19 +45,21 @@ export function readVerifyRequest(io: ActionIo, fallbackSeed: number): VerifyReq
   let deploymentId: number | undefined;
   let environment = input("environment");
   let environmentUrl: string | undefined;
+  let deployment: DeploymentFacts | undefined;
 
   if (io.event.name === "deployment_status") {
     const status = record(payload["deployment_status"]);
-    const deployment = record(payload["deployment"]);
+    const event = record(payload["deployment"]);
     const state = str(status["state"]);
     if (state !== "success") return { kind: "skip", reason: `the deployment status is '${state ?? "unknown"}', not success: nothing to verify` };
     if (str(status["description"])?.startsWith(BOSUN_STATUS_PREFIX) === true) {
       return { kind: "skip", reason: "this deployment status was posted by bosun itself" };
     }
-    sha = input("sha") ?? str(deployment["sha"]) ?? sha;
-    deploymentId = num(deployment["id"]);
-    environment ??= str(deployment["environment"]) ?? str(status["environment"]);
+    sha = input("sha") ?? str(event["sha"]) ?? sha;
+    deploymentId = num(event["id"]);
+    environment ??= str(event["environment"]) ?? str(status["environment"]);
     environmentUrl = str(status["environment_url"]);
+    deployment = { creator: str(record(event["creator"])["login"]), statusCreator: str(record(status["creator"])["login"]) };
   }
 
   const problems: string[] = [];
@@ -94,6 +101,8 @@ export function readVerifyRequest(io: ActionIo, fallbackSeed: number): VerifyReq
       environment,
       // Only the deployment's own URL is passed back to GitHub: an input URL may carry credentials.
       environmentUrl,
+      deployment,
+      urlFromEvent: input("command") === undefined && input("url") === undefined && environmentUrl !== undefined,
       base: input("base"),
       land: landInput === "true",
     },

@@ -9,6 +9,8 @@ import type { VerifyTarget } from "../../core/verify/render-verdict.js";
 import { runVerification } from "../../core/verify/run-verification.js";
 import type { VerifyClock } from "../../core/verify/run-verification.js";
 import type { VerifyTargetSpec } from "../../core/verify/verify-options.js";
+import type { VerifyTrust } from "../../core/verify/untrusted-deployment.js";
+import { untrustedDeployment } from "../../core/verify/untrusted-deployment.js";
 import { DEPLOY_LANDING_CONTEXT, DEPLOY_VERIFIED_CONTEXT } from "./deploy-status-reporter.js";
 import type { DeployStatusReporter, StatusState } from "./deploy-status-reporter.js";
 import type { ItemLander } from "./item-lander.js";
@@ -24,6 +26,8 @@ export interface VerifyActionDeps {
   readonly probeFor: (target: VerifyTargetSpec) => Probe;
   /** Values that must never reach a comment, a status or the summary (the token, credential env). */
   readonly secrets: readonly string[];
+  /** Whose deployments count and which hosts a deployment's URL may name (config `deployers`, `verify.hosts`, or inputs). */
+  readonly trust: VerifyTrust;
 }
 
 const STATE: Record<VerifyVerdict["kind"], StatusState> = { verified: "success", mismatch: "failure", unreachable: "error" };
@@ -31,7 +35,9 @@ const STATE: Record<VerifyVerdict["kind"], StatusState> = { verified: "success",
 /**
  * The verify mode: probe until a verdict, then report it everywhere it is needed — outputs, job
  * summary, deployment status, commit status `bosun/deploy-verified` — and land (or hand to a
- * human) the items the deployment carried. Fails the step unless verified.
+ * human) the items the deployment carried. Fails the step unless verified. A deployment nobody
+ * allowed made (or a URL its creator chose, on a host nobody listed) is refused: nothing is probed,
+ * posted or landed, output `verdict` is `refused` and the step fails saying why.
  */
 export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Promise<VerifyVerdict | undefined> {
   const read = readVerifyRequest(io, deps.clock.now());
@@ -46,6 +52,13 @@ export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Pro
   }
   const req = read.request;
   const redact = (text: string): string => redactSecrets(text, deps.secrets);
+  // Posting anything on a deployment nobody allowed would let it overwrite the real verdict on the commit.
+  const refused = untrustedDeployment(req.deployment, req.environmentUrl, req.urlFromEvent, deps.trust);
+  if (refused !== undefined) {
+    io.setOutput("verdict", "refused");
+    io.setFailed(redact(`bosun verify: refused: ${refused}; nothing was probed, posted or landed`));
+    return undefined;
+  }
   const target: VerifyTarget = {
     target: showTarget(req.options.target),
     ...(req.environment === undefined ? {} : { environment: req.environment }),
@@ -83,7 +96,7 @@ export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Pro
   await deps.github.createCommitStatus({ sha: req.sha, state: STATE[verdict.kind], context: DEPLOY_VERIFIED_CONTEXT, description, targetUrl: logUrl });
 
   if (req.land) {
-    const report = await landItems(deps.github, req, verdict, io.event.repo, (issue, pull) =>
+    const report = await landItems(deps.github, req, verdict, io.event.repo, deps.trust.deployers, (issue, pull) =>
       redact(itemComment(verdict, target, evidence, logUrl, issue, pull)),
     );
     io.setOutput("landed", report.landed.join(","));
@@ -105,9 +118,10 @@ async function landItems(
   req: VerifyRequest,
   verdict: VerifyVerdict,
   repo: { readonly owner: string; readonly repo: string },
+  deployers: readonly string[],
   comment: (issue: number, pull: number) => string,
 ): Promise<LandingReport> {
-  const base = req.base ?? (req.environment === undefined ? undefined : await lander.previousDeployedSha(req.environment, req.deploymentId));
+  const base = req.base ?? (req.environment === undefined ? undefined : await lander.previousDeployedSha(req.environment, req.deploymentId, deployers));
   const pulls = await lander.mergedPullsInRange(base, req.sha);
   return landDeployedItems(lander, verdict, pulls, repo, comment);
 }

@@ -3,6 +3,7 @@ import type { DeployStatusReporter } from "../../action/verify/deploy-status-rep
 import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
 import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
 import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
+import { isDeployer } from "../../core/verify/untrusted-deployment.js";
 
 /**
  * Bounds on what one run may cost: compare pages read (100 commits each), commits whose pull
@@ -47,14 +48,17 @@ export function createOctokitDeployGitHub(octokit: Octokit, repo: { readonly own
       });
     },
 
-    async previousDeployedSha(environment, beforeDeploymentId) {
+    async previousDeployedSha(environment, beforeDeploymentId, deployers) {
       const { data } = await octokit.rest.repos.listDeployments({ owner, repo: name, environment, per_page: MAX_DEPLOYMENTS + 1 });
       const older = data.filter((d) => beforeDeploymentId === undefined || d.id < beforeDeploymentId).slice(0, MAX_DEPLOYMENTS);
       for (const deployment of older) {
-        const statuses = await octokit.rest.repos.listDeploymentStatuses({ owner, repo: name, deployment_id: deployment.id, per_page: 1 });
+        // The deployment's and the status's `creator` are GitHub's record of who made them.
+        if (!isDeployer(deployment.creator?.login, { deployers })) continue;
+        const statuses = await octokit.rest.repos.listDeploymentStatuses({ owner, repo: name, deployment_id: deployment.id, per_page: 100 });
         // GitHub turns a superseded non-production deployment's success into `inactive`: it was live.
         const state = statuses.data[0]?.state;
-        if (state === "success" || state === "inactive") return deployment.sha;
+        const succeeded = statuses.data.some((s) => s.state === "success" && isDeployer(s.creator?.login, { deployers }));
+        if ((state === "success" || state === "inactive") && succeeded) return deployment.sha;
       }
       return undefined;
     },

@@ -16,6 +16,9 @@ export interface OctokitGateOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** Changes to one branch read before the record counts as too long to rule anyone out. */
+const MAX_ACTIVITIES = 1000;
+
 /** Every port of the gate and separation modes over one `@octokit/rest` client. */
 export type GateGitHub = GateReader & CheckRunWriter & SeparationReader & RepoReader & StatusWriter;
 
@@ -32,6 +35,7 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
         headSha: data.head.sha,
         baseSha: data.base.sha,
         headRef: data.head.ref,
+        ...(data.head.repo === null ? {} : { headRepo: data.head.repo.full_name }),
         fromFork: data.head.repo === null || data.head.repo.full_name.toLowerCase() !== data.base.repo.full_name.toLowerCase(),
         baseRef: data.base.ref,
         defaultBranch: data.base.repo.default_branch,
@@ -73,11 +77,27 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     async workflowRun(id) {
       try {
         const { data } = await octokit.rest.actions.getWorkflowRun({ ...where, run_id: id });
-        return { path: data.path, event: data.event, headSha: data.head_sha };
+        return { path: data.path, event: data.event, headSha: data.head_sha, ...(data.head_branch === null ? {} : { headBranch: data.head_branch }), ...(data.head_repository?.full_name === undefined ? {} : { headRepo: data.head_repository.full_name }) };
       } catch (err) {
         if ((err as { status?: number }).status === 404) return undefined;
         throw err;
       }
+    },
+    async pullsFromHead(owner, branch, limit) {
+      // Pulls list "head: Filter pulls by head user or head organization and branch name in the
+      // format of user:ref-name" with state=all: closed ones too (https://docs.github.com/en/rest/pulls/pulls#list-pull-requests).
+      const rows: { number: number; baseRef: string; state: string }[] = [];
+      for await (const { data } of octokit.paginate.iterator(octokit.rest.pulls.list, { ...where, state: "all", head: `${owner}:${branch}`, per_page: 100 })) {
+        rows.push(...data.map((p) => ({ number: p.number, baseRef: p.base.ref, state: p.state })));
+        if (rows.length > limit) break;
+      }
+      return rows;
+    },
+    async baseChanges(number) {
+      // `base_ref_changed`: "The base reference branch of the pull request changed"
+      // (https://docs.github.com/en/rest/using-the-rest-api/issue-event-types#base_ref_changed).
+      const rows = await octokit.paginate(octokit.rest.issues.listEvents, { ...where, issue_number: number, per_page: 100 });
+      return rows.filter((e) => e.event === "base_ref_changed").map((e) => e.created_at);
     },
     async claimRecord(ref) {
       // Octokit 22 URL-encodes `{ref}`; the API takes the name without `refs/`.
@@ -128,6 +148,22 @@ export function createOctokitGateGitHub(options: OctokitGateOptions): GateGitHub
     async reviews(number) {
       const rows = await octokit.paginate(octokit.rest.pulls.listReviews, { ...where, pull_number: number, per_page: 100 });
       return rows.map((r) => ({ login: user(r.user), isBot: r.user?.type === "Bot", state: r.state as "APPROVED", commitId: r.commit_id ?? "", at: r.submitted_at ?? "", association: r.author_association }));
+    },
+    async pushes(repo, branch) {
+      // "List repository activities": pushes, force pushes, branch creations and deletions with their
+      // actor (https://docs.github.com/en/rest/repos/repos#list-repository-activities), paged by
+      // cursor through the Link header. Read in the head's own repository (a fork's for a fork's PR).
+      const [owner = "", name = ""] = repo.split("/");
+      const activities: { type: string; actor: string | null; after: string; at: string }[] = [];
+      let complete = true;
+      for await (const { data } of octokit.paginate.iterator(octokit.rest.repos.listActivities, { owner, repo: name, ref: `refs/heads/${branch}`, per_page: 100 })) {
+        activities.push(...data.map((a) => ({ type: a.activity_type, actor: a.actor?.login ?? null, after: a.after, at: a.timestamp })));
+        if (activities.length >= MAX_ACTIVITIES) {
+          complete = false;
+          break;
+        }
+      }
+      return { branch, activities, complete };
     },
     async comments(number) {
       const rows = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });

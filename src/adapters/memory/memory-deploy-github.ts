@@ -1,11 +1,13 @@
 import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
+import { isDeployer } from "../../core/verify/untrusted-deployment.js";
 import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
 import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
 import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
 
 /** The repository the fake answers for: deployments (newest first), ranges and pulls per commit. */
 export interface MemoryDeployRepo {
-  readonly deployments?: readonly { readonly id: number; readonly sha: string; readonly environment: string; readonly state: string }[];
+  /** `creator` defaults to `github-actions[bot]`; the status is taken as posted by the same account. */
+  readonly deployments?: readonly { readonly id: number; readonly sha: string; readonly environment: string; readonly state: string; readonly creator?: string }[];
   /** `"base...head"` → the commits in it; a missing range answers just `[head]`. */
   readonly ranges?: Readonly<Record<string, readonly string[]>>;
   /** commit SHA → the merged pull requests containing it. */
@@ -46,9 +48,9 @@ export function createMemoryDeployGitHub(repo: MemoryDeployRepo = {}): MemoryDep
     async createCommitStatus(input) {
       effects.push(`commit-status ${input.sha} ${input.context} ${input.state}: ${input.description}`);
     },
-    async previousDeployedSha(environment, beforeDeploymentId) {
+    async previousDeployedSha(environment, beforeDeploymentId, deployers) {
       const found = (repo.deployments ?? []).find(
-        (d) => d.environment === environment && (d.state === "success" || d.state === "inactive") && (beforeDeploymentId === undefined || d.id < beforeDeploymentId),
+        (d) => d.environment === environment && (d.state === "success" || d.state === "inactive") && (beforeDeploymentId === undefined || d.id < beforeDeploymentId) && isDeployer(d.creator ?? "github-actions[bot]", { deployers }),
       );
       return found?.sha;
     },

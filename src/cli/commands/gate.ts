@@ -15,6 +15,7 @@ import { checkAcceptance } from "../../core/gate/check-acceptance.js";
 import type { GateVerdict } from "../../core/gate/combine-verdict.js";
 import { DEFAULT_GATE_CONFIG } from "../../core/gate/gate-config.js";
 import { gateReport } from "../../core/gate/gate-report.js";
+import { manifestsToLookUp } from "../../core/gate/lock-files.js";
 import { renderGateText } from "../../core/gate/render-gate-report.js";
 import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mechanical-checks.js";
 import { terminalText } from "../terminal-text.js";
@@ -98,7 +99,7 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
     if (values.state !== undefined) await journalGateVerdict(io, values.state, brief, head, "could-not-check");
     return GATE_EXIT["could-not-check"];
   }
-  const checks = runMechanicalChecks(brief, read.diff, compileGateConfig(DEFAULT_GATE_CONFIG));
+  const checks = runMechanicalChecks(brief, read.diff, compileGateConfig(DEFAULT_GATE_CONFIG), await manifestsAt(io.cwd, base, head, manifestsToLookUp(read.diff.files, brief.constraints.paths)));
   const acceptance = values["no-acceptance"] === true ? ({ kind: "not-run", command: brief.acceptance.command, reason: "--no-acceptance was given" } as const) : await accept(io, head, brief.acceptance);
   checks.unshift(checkAcceptance(acceptance));
   const review = await reviewFromEnv(io.env, brief, read.diff, checks, deps.fetch ?? globalThis.fetch);
@@ -118,6 +119,16 @@ async function accept(io: CliIo, head: string, acceptance: { command: string; ti
   } finally {
     await checkout.dispose();
   }
+}
+
+/** Which of `paths` exist at the merge base of `base...head` (where the diff starts): a lock file is exempt only beside one. */
+async function manifestsAt(cwd: string, base: string, head: string, paths: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (paths.length === 0) return found;
+  const mergeBase = await runGit(["merge-base", base, head], cwd);
+  if (!mergeBase.ok) return found;
+  for (const path of paths) if ((await runGit(["cat-file", "-e", `${mergeBase.stdout.trim()}:${path}`], cwd)).ok) found.add(path);
+  return found;
 }
 
 async function defaultBase(cwd: string): Promise<string | undefined> {

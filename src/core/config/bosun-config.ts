@@ -39,6 +39,14 @@ const poolSchema = z.strictObject({
 
 const namespaceSchema = z.strictObject({ once_ever: z.boolean().optional(), artifact_dir: z.string().min(1).optional() });
 
+/** Whose deployments `verify` believes when no list is configured: GitHub Actions' own identity (a job's `environment:` deployment). */
+export const DEFAULT_DEPLOYERS: readonly string[] = ["github-actions[bot]"];
+
+const hostname = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i, "must be a host name such as shop.example.com (optionally with :port), no scheme or path")
+  .transform((h) => h.toLowerCase());
+
 /** `.github/bosun.yml`, validated: every field optional but what a pool must say. */
 export const bosunConfigSchema = z.strictObject({
   policy: z.enum(POLICY_NAMES).default("hybrid"),
@@ -82,6 +90,20 @@ export const bosunConfigSchema = z.strictObject({
       mode: z.enum(["advisory", "blocking"]).default("advisory"),
     })
     .default({ provider: "none", mode: "advisory" }),
+  /**
+   * Logins whose deployments `verify` checks and lands items for; a deployment (or its status) made
+   * by anyone else is refused, and never becomes the start of a later deployment's range.
+   */
+  deployers: z
+    .array(z.string().min(1).transform((l) => l.trim()))
+    .min(1, "name at least one deployer (the default is github-actions[bot])")
+    .default([...DEFAULT_DEPLOYERS])
+    .meta({ description: "Logins (e.g. github-actions[bot], your deploy App's <slug>[bot]) whose deployments and deployment statuses verify believes; default github-actions[bot]" }),
+  verify: z
+    .strictObject({
+      hosts: z.array(hostname).default([]).meta({ description: "Hosts a deployment's environment_url may point at; without one listed, verify probes only a URL its workflow names (input url)" }),
+    })
+    .default({ hosts: [] }),
   /** Logins of agent accounts: their work needs a human approver who is not them (separation). */
   agents: z.array(z.string().min(1)).default([]),
   excluded_approvers: z.array(z.string().min(1)).default([]),

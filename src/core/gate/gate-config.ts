@@ -1,17 +1,9 @@
-/** Lock files: machine-written, so their lines do not count against `size_cap` by default. */
-export const DEFAULT_SIZE_IGNORE: readonly string[] = [
-  "**/package-lock.json",
-  "**/npm-shrinkwrap.json",
-  "**/yarn.lock",
-  "**/pnpm-lock.yaml",
-  "**/bun.lockb",
-  "**/Cargo.lock",
-  "**/go.sum",
-  "**/poetry.lock",
-  "**/uv.lock",
-  "**/Gemfile.lock",
-  "**/composer.lock",
-];
+/**
+ * Globs never counted against `size_cap`: none by default. Lock files are not ignored by name (a
+ * name proves nothing: `src/lib/yarn.lock` can hold code); `lock-files.ts` keeps out of the count
+ * only those beside their manifest and outside the brief's code paths.
+ */
+export const DEFAULT_SIZE_IGNORE: readonly string[] = [];
 
 /**
  * Paths where a change needs a human whatever the brief allows: CI and repository settings,

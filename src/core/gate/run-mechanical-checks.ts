@@ -10,6 +10,7 @@ import type { GlobSet } from "./compile-globs.js";
 import { compileGlobs } from "./compile-globs.js";
 import { diffCompleteness } from "./diff-completeness.js";
 import type { GateConfig } from "./gate-config.js";
+import { judgeLockFiles } from "./lock-files.js";
 
 /** Gate configuration with its globs compiled, so a caller gating many diffs compiles once. */
 export interface CompiledGateConfig {
@@ -24,15 +25,17 @@ export function compileGateConfig(config: GateConfig): CompiledGateConfig {
 
 /**
  * The pure checks over a diff (no acceptance command, no reviewer): diff completeness, allowed
- * paths, size and sensitive paths, in report order.
+ * paths, size and sensitive paths, in report order. `manifestsAtBase` names the manifests
+ * (`web/package.json`) that exist at the base commit, as the edge looked them up
+ * (`manifestsToLookUp`): a lock file stays out of the size count only beside one of them.
  */
-export function runMechanicalChecks(brief: Brief, diff: GateDiff, config: CompiledGateConfig): CheckResult[] {
+export function runMechanicalChecks(brief: Brief, diff: GateDiff, config: CompiledGateConfig, manifestsAtBase: ReadonlySet<string> = new Set()): CheckResult[] {
   const gaps = diffCompleteness(diff);
   const allowed = compileAllowedPaths(brief.constraints.paths);
   return [
     checkDiff(gaps, diff.files.length),
     checkPaths(diff.files, allowed, brief.constraints.paths, gaps.listComplete),
-    checkSize(diff, gaps, brief.size_cap, config.sizeIgnore),
+    checkSize(diff, gaps, brief.size_cap, config.sizeIgnore, judgeLockFiles(diff.files, brief.constraints.paths, manifestsAtBase)),
     checkSensitive(diff.files, config.sensitive, gaps.listComplete),
   ];
 }

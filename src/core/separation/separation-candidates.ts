@@ -1,5 +1,6 @@
 import { coAuthors, DEFAULT_AGENTS, identityKeys, isBotIdentity, normalizeLogin } from "./identity.js";
 import { parseApproveCommand } from "./parse-approve-command.js";
+import { pusherKeys, pushersOf } from "./pushers-of.js";
 import type { SeparationFacts, SeparationPolicy } from "./separation-facts.js";
 
 /** An approval on the current head from someone no rule excludes; write access is checked next. */
@@ -20,6 +21,8 @@ export interface CandidateAnalysis {
   readonly notCounted: readonly NotCounted[];
   /** Reasons the status can never be success as things stand (incomplete commits, a sibling PR). */
   readonly blockers: readonly string[];
+  /** Facts that could not be read whole (GitHub's record of pushes): nobody can be ruled out, so the status is could-not-check. */
+  readonly unknowns: readonly string[];
   /** The author is on the explicit `human-authors` list: only then may work with no agent mark skip approvals. */
   readonly humanAuthor?: boolean;
 }
@@ -31,8 +34,10 @@ type Decision = { kind: "approve"; sha: string; via: "review" | "/approve"; asso
 /**
  * Phase one of the separation rule: which approvals of the current head could count. The latest
  * decision per login wins (a later CHANGES_REQUESTED or dismissal cancels an approval; COMMENTED
- * does not); the PR author, commit authors, committers and co-authors, agent identities, the
- * requester and excluded approvers never count; author association is only a cheap pre-filter.
+ * does not); the PR author, everyone who pushed to the head branch (GitHub's record, as its "most
+ * recent reviewable push" rule reads it), commit authors, committers and co-authors, agent
+ * identities, the requester and excluded approvers never count; author association is only a
+ * cheap pre-filter.
  */
 export function separationCandidates(facts: SeparationFacts, policy: SeparationPolicy): CandidateAnalysis {
   // Fail closed: bots and Copilot's accounts are agents whether or not anyone configured them.
@@ -47,6 +52,13 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   for (const c of facts.comments) markBot(c.login);
   if (agents.has(normalizeLogin(facts.author))) agentWork.push(`opened by ${facts.author}`);
   if (facts.dispatchedByBosun) agentWork.push("dispatched by Bosun");
+  // Commit metadata is whatever the pusher wrote; who pushed is what GitHub itself recorded.
+  const pushers = pushersOf(facts.pushes, facts.headSha);
+  const pushed = pusherKeys(pushers);
+  for (const login of pushers.ok ? pushers.logins : []) {
+    markBot(login);
+    if (agents.has(normalizeLogin(login))) agentWork.push(`pushed by ${login}`);
+  }
   for (const commit of facts.commits) {
     const people = [commit.author, commit.committer, ...coAuthors(commit.message).map((c) => ({ email: c.email, name: c.name }))];
     for (const person of people) {
@@ -81,7 +93,7 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
       }
       const command = parseApproveCommand(c.body);
       if (command.kind === "approve") latest.set(key, { login: event.login, decision: { kind: "approve", sha: command.sha, via: "/approve", association: event.comment.association } });
-      else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <12–40 hex digits of the head>` });
+      else if (command.kind === "malformed") notCounted.push({ login: event.login, why: `malformed /approve ("${command.line}"): needs /approve <the head's full 40-hex SHA>` });
     }
   }
 
@@ -93,9 +105,10 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   for (const [key, { login, decision }] of latest) {
     const why =
       decision.kind === "reject" ? decision.what
-      : !(decision.via === "review" ? decision.sha === head : head.startsWith(decision.sha)) ? `approved an older head ${decision.sha.slice(0, 12)}, not ${head.slice(0, 12)}`
+      : decision.sha !== head ? `approved an older head ${decision.sha.slice(0, 12)}, not ${head.slice(0, 12)}`
       : key === normalizeLogin(facts.author) ? "is the pull request's author"
       : agents.has(key) ? "is an agent identity"
+      : pushed.has(key) ? `pushed to the head branch ${facts.pushes?.branch ?? ""} (GitHub's record of pushes)`
       : contributors.has(key) ? "authored, committed or co-authored a commit"
       : requesters.has(key) ? (requesters.get(key) ?? "requested the work")
       : excluded.has(key) ? "is an excluded approver"
@@ -109,5 +122,6 @@ export function separationCandidates(facts: SeparationFacts, policy: SeparationP
   if (!facts.commitsComplete) blockers.push("the commit list could not be read whole (GitHub lists at most 250 commits), so co-authors cannot be ruled out");
   for (const n of facts.siblings) blockers.push(`open pull request #${n} has the same head SHA: a status on it would count for both`);
   const humanAuthor = (policy.humans ?? []).some((h) => normalizeLogin(h) === normalizeLogin(facts.author)) && !agents.has(normalizeLogin(facts.author));
-  return { agentWork: [...new Set(agentWork)], candidates, notCounted, blockers, humanAuthor };
+  const unknowns = pushers.ok ? [] : [pushers.why];
+  return { agentWork: [...new Set(agentWork)], candidates, notCounted, blockers, unknowns, humanAuthor };
 }

@@ -32,6 +32,8 @@ export interface CommentFacts {
   readonly association: string;
 }
 
+import type { PushRecord } from "./pushers-of.js";
+
 /** Everything the separation rule reads of a pull request, gathered by the edge. */
 export interface SeparationFacts {
   readonly headSha: string;
@@ -44,6 +46,11 @@ export interface SeparationFacts {
    */
   readonly requesters: readonly Requester[];
   readonly commits: readonly CommitFacts[];
+  /**
+   * GitHub's record of pushes to the head branch: who moved it, whatever the commits say (their
+   * author and committer are whatever the pusher wrote). Undefined when it could not be read.
+   */
+  readonly pushes: PushRecord | undefined;
   /** False when the commit list could not be read whole (GitHub lists at most 250). */
   readonly commitsComplete: boolean;
   readonly reviews: readonly ReviewFacts[];

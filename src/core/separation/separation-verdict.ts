@@ -14,8 +14,9 @@ export interface SeparationVerdict {
 const WRITE = new Set<PermissionAnswer>(["admin", "maintain", "write"]);
 
 /**
- * Phase two: candidates with write access (read through the API) count. Fail closed: a permission
- * that could not be read is `error`; a blocker is `failure`; too few approvals is `pending`.
+ * Phase two: candidates with write access (read through the API) count. Fail closed: a fact that
+ * could not be read whole (who pushed) or a permission that could not be read is `error`; a blocker
+ * is `failure`; too few approvals is `pending`.
  * Nothing ever succeeds with fewer than `required` approvals, except a PR whose author is on the
  * explicit `human-authors` list and that nothing marks as agent work: an agent on a user account
  * with an ordinary branch name looks exactly like a human, so "no agent mark" alone proves nothing.
@@ -32,6 +33,10 @@ export function separationVerdict(analysis: CandidateAnalysis, permissions: Read
   }
   const tail = notCounted.length > 0 ? ` · not counted: ${notCounted.map((n) => `${n.login} (${n.why})`).join(", ")}` : "";
   const reasons = [...analysis.blockers];
+  if (analysis.unknowns.length > 0) {
+    reasons.push(...analysis.unknowns);
+    return { state: "error", description: short(`could not check: ${analysis.unknowns.join("; ")}`), counted, notCounted, reasons };
+  }
   if (unread.length > 0) {
     reasons.push(`could not read the permission of ${unread.join(", ")}`);
     return { state: "error", description: short(`could not read permissions of ${unread.join(", ")}`), counted, notCounted, reasons };

@@ -3,7 +3,8 @@
  * ref exists; update with `force: false` answers 422 unless it is a fast-forward. Any namespace
  * works (`refs/heads/x`, `refs/bosun/claims/42`).
  */
-import { emitRefChange } from "../emit-ref-change.js";
+import { emitRefChange, type RefChange } from "../emit-ref-change.js";
+import { recordRefActivity } from "../record-ref-activity.js";
 import { HttpError, notFound, validationFailed } from "../http-error.js";
 import { isAncestor } from "../git-objects.js";
 import { optionalBoolean, requiredString } from "../read-body.js";
@@ -14,6 +15,12 @@ import { refJson } from "../to-json-git.js";
 /** `heads/x` or `refs/heads/x` → `refs/heads/x`. */
 function fullRef(ref: string): string {
   return ref.startsWith("refs/") ? ref : `refs/${ref}`;
+}
+
+/** The webhooks of a ref change, and GitHub's record of who made it. */
+function changed(state: FakeState, ctx: RouteContext, change: RefChange): void {
+  emitRefChange(ctx, ctx.repo, change);
+  recordRefActivity(state, ctx.repo, change, ctx.login);
 }
 
 function getRef(state: FakeState, ctx: RouteContext) {
@@ -41,7 +48,7 @@ function createRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (ctx.repo.refs.has(ref)) throw validationFailed("Reference already exists");
   ctx.repo.refs.set(ref, sha);
-  emitRefChange(ctx, ctx.repo, { ref, before: undefined, after: sha, forced: false });
+  changed(state, ctx, { ref, before: undefined, after: sha, forced: false });
   return { status: 201, body: refJson(state, ctx.repo, ref, sha) };
 }
 
@@ -54,16 +61,16 @@ function updateRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (!force && !isAncestor(ctx.repo, current, sha)) throw validationFailed("Update is not a fast forward");
   ctx.repo.refs.set(ref, sha);
-  emitRefChange(ctx, ctx.repo, { ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha) });
+  changed(state, ctx, { ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha) });
   return { status: 200, body: refJson(state, ctx.repo, ref, sha) };
 }
 
-function deleteRef(_state: FakeState, ctx: RouteContext) {
+function deleteRef(state: FakeState, ctx: RouteContext) {
   const ref = fullRef(ctx.params.ref ?? "");
   const current = ctx.repo.refs.get(ref);
   if (current === undefined) throw new HttpError(422, "Reference does not exist");
   ctx.repo.refs.delete(ref);
-  emitRefChange(ctx, ctx.repo, { ref, before: current, after: undefined, forced: false });
+  changed(state, ctx, { ref, before: current, after: undefined, forced: false });
   return { status: 204 };
 }
 

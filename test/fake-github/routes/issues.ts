@@ -59,13 +59,15 @@ function createIssue(state: FakeState, ctx: RouteContext) {
   return { status: 201, body: issueJson(state, ctx.repo, issue) };
 }
 
-/** `GET .../issues/{n}/events`: the label events, oldest first, in GitHub's `labeled-issue-event` shape. */
+const EVENT_TYPES: Record<string, string> = { labeled: "LabeledEvent", unlabeled: "UnlabeledEvent", closed: "ClosedEvent", reopened: "ReopenedEvent", base_ref_changed: "BaseRefChangedEvent" };
+
+/** `GET .../issues/{n}/events`: label events (`labeled-issue-event`), and a pull request's closed, reopened and base_ref_changed, oldest first. */
 function listIssueEvents(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   return paginate(ctx, issue.events, {
     map: (e) => ({
       id: e.id,
-      node_id: nodeId(e.event === "labeled" ? "LabeledEvent" : "UnlabeledEvent", e.id),
+      node_id: nodeId(EVENT_TYPES[e.event] ?? "IssueEvent", e.id),
       url: `${repoUrl(state, ctx.repo)}/issues/events/${e.id}`,
       actor: userJson(state, e.actor),
       event: e.event,
@@ -73,7 +75,7 @@ function listIssueEvents(state: FakeState, ctx: RouteContext) {
       commit_url: null,
       created_at: isoTime(e.createdAt),
       performed_via_github_app: null,
-      label: { name: e.label, color: ctx.repo.labels.get(e.label.toLowerCase())?.color ?? "ededed" },
+      ...(e.event === "labeled" || e.event === "unlabeled" ? { label: { name: e.label, color: ctx.repo.labels.get(e.label.toLowerCase())?.color ?? "ededed" } } : {}),
     }),
   });
 }

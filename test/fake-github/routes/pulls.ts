@@ -31,11 +31,17 @@ function listPulls(state: FakeState, ctx: RouteContext) {
       const issue = ctx.repo.issues.get(p.number);
       return issue !== undefined && (wantState === "all" || issue.state === wantState);
     })
-    // `head` is `user:branch`.
-    .filter((p) => head === null || head.split(":").pop() === p.headRef)
+    // `head` is `user:branch`: the owner of the head's repository (a fork's owner for a fork's PR).
+    .filter((p) => head === null || matchesHead(ctx, p, head))
     .filter((p) => base === null || base === p.baseRef)
     .sort((a, b) => (direction === "asc" ? a.number - b.number : b.number - a.number));
   return paginate(ctx, pulls, { map: (p) => pullJson(state, ctx.repo, p) });
+}
+
+function matchesHead(ctx: RouteContext, pull: PullRecord, head: string): boolean {
+  const [owner, branch] = head.includes(":") ? [head.slice(0, head.indexOf(":")), head.slice(head.indexOf(":") + 1)] : [undefined, head];
+  const headOwner = pull.headRepo === undefined ? ctx.repo.owner : (pull.headRepo.split("/")[0] ?? "");
+  return branch === pull.headRef && (owner === undefined || owner.toLowerCase() === headOwner.toLowerCase());
 }
 
 function listFiles(state: FakeState, ctx: RouteContext) {

@@ -56,11 +56,11 @@ describe("the gate judges an acceptance result handed over as data", () => {
     expect(io.logs.join("\n")).toMatch(/acceptance result/);
   });
 
-  it("on the trusted workflow_run of a fork's run (which lists no pull request), the PR is found from the run's head SHA and judged there", async () => {
+  it("on a trusted workflow_run whose run lists no pull request (as GitHub does for a fork's run, and at times for others), the PR is found from the run's head SHA and judged there", async () => {
     world = await gateWorld({ command: () => "npm test" });
     const file = join(world.scratch, "acceptance-result.json");
     writeFileSync(file, JSON.stringify({ bosun_acceptance: 1, sha: world.pull.headSha, command: "npm test", exit_code: 0 }));
-    const payload = { workflow_run: { id: 99, path: ".github/workflows/bosun-acceptance.yml", event: "pull_request", conclusion: "success", head_sha: world.pull.headSha, head_repository: { full_name: "mallory/app" }, pull_requests: [] } };
+    const payload = { workflow_run: { id: 99, path: ".github/workflows/bosun-acceptance.yml", event: "pull_request", conclusion: "success", head_sha: world.pull.headSha, head_branch: world.pull.headRef, head_repository: { full_name: REPO }, pull_requests: [] } };
     const io = await world.runAs("workflow_run", payload, { "acceptance-result": file }, { PATH: process.env["PATH"] });
     const runs = [...world.fake.repo(REPO).checkRuns.values()];
     expect(io.outputs["verdict"]).toBe("pass");

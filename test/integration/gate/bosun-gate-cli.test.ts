@@ -7,8 +7,9 @@ const gate = createGateCommand();
 let repo: TempRepo;
 
 /** A repo with `main` holding src/http/client.ts, and a `work` branch checked out. */
-function setup(brief: string): TempRepo {
+function setup(brief: string, baseFiles: Record<string, string> = {}): TempRepo {
   repo = new TempRepo();
+  for (const [path, content] of Object.entries(baseFiles)) repo.write(path, content);
   repo.write("src/http/client.ts", lines(10)).write("README.md", "# x\n").write("brief.yml", brief).commit("base");
   repo.git("checkout", "-q", "-b", "work");
   return repo;
@@ -67,11 +68,19 @@ describe("bosun gate over a real git repository", () => {
     expect(code).toBe(1);
   });
 
-  it("does not count an ignored lock file against the cap", async () => {
-    setup(BRIEF("true").replace("[src/http/**, test/http/**]", "[src/http/**, package-lock.json]")).write("src/http/a.ts", lines(10)).write("package-lock.json", lines(5000)).commit("work");
+  it("does not count a lock file beside its manifest at the base against the cap", async () => {
+    setup(BRIEF("true").replace("[src/http/**, test/http/**]", "[src/http/**, package-lock.json]"), { "package.json": "{}\n" }).write("src/http/a.ts", lines(10)).write("package-lock.json", lines(5000)).commit("work");
     const { code, report } = await run();
     expect(result(report, "size")?.evidence).toBe("10 changed lines (5010 − 5000 in ignored package-lock.json) ≤ size_cap 50");
     expect(code).toBe(0);
+  });
+
+  it("counts a lock file with no manifest beside it at the base", async () => {
+    setup(BRIEF("true").replace("[src/http/**, test/http/**]", "[src/http/**, package-lock.json]")).write("src/http/a.ts", lines(10)).write("package-lock.json", lines(5000)).commit("work");
+    const { code, report } = await run();
+    expect(result(report, "size")?.result).toBe("failed");
+    expect(result(report, "size")?.evidence).toContain("no package.json beside it at the base");
+    expect(code).toBe(1);
   });
 
   it("fails a rename out of the allowed paths, naming the new name", async () => {

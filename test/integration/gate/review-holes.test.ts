@@ -129,7 +129,7 @@ describe("the gate's item is Bosun's record, whoever starts the run", () => {
     const five = await approvedIssue(strict());
     await writeClaim(bot, WHERE, five.number, grant(String(five.number), { briefHash: briefHash(strict()) }));
     const pull = pullWithCheckout({ head: `bosun/${five.number}-fix`, files: [text("src/http/a.ts")] });
-    const run = (path: string, event: string) => gate("workflow_run", { workflow_run: { head_sha: pull.headSha, path, event, pull_requests: [{ number: pull.number, head: { sha: pull.headSha } }] } });
+    const run = (path: string, event: string) => gate("workflow_run", { workflow_run: { head_sha: pull.headSha, head_branch: pull.headRef, head_repository: { full_name: REPO }, path, event, pull_requests: [{ number: pull.number, head: { sha: pull.headSha } }] } });
     expect((await run(".github/workflows/evil.yml", "pull_request")).verdict).toBe("could-not-check");
     expect((await run(".github/workflows/bosun-acceptance.yml", "push")).verdict).toBe("could-not-check");
     expect((await run("", "pull_request")).verdict).toBe("could-not-check");

@@ -107,9 +107,9 @@ describe("the separation mode against the fake GitHub", () => {
 
   it("counts /approve <sha> of the head, but not a stale or malformed one, nor a reader's", async () => {
     const pull = agentPull();
-    comment(pull, "bob", `/approve ${"0".repeat(12)}`);
+    comment(pull, "bob", `/approve ${"0".repeat(40)}`);
     comment(pull, "carol", "/approve looks good");
-    comment(pull, "reader", `/approve ${pull.headSha.slice(0, 12)}`);
+    comment(pull, "reader", `/approve ${pull.headSha}`);
     let out = await run(pull, "issue_comment");
     expect(out.status?.state).toBe("pending");
     expect(why(out.verdict, "bob")).toContain("older head");
@@ -122,7 +122,7 @@ describe("the separation mode against the fake GitHub", () => {
 
   it("makes an /approve stale when the head moves", async () => {
     const pull = agentPull();
-    comment(pull, "alice", `/approve ${pull.headSha.slice(0, 12)}`);
+    comment(pull, "alice", `/approve ${pull.headSha}`);
     const pushed = fake.commit(REPO, pull.headRef, "more", { "x.txt": "1" });
     pull.headSha = pushed.sha;
     pull.commits.push(pushed.sha);

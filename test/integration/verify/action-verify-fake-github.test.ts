@@ -12,7 +12,7 @@ import type { VersionServer } from "./version-server.js";
 // GitHub, probing a real loopback target.
 const REPO = "acme/shop";
 const TOKEN = "ghs_fakeInstallationToken0123456789abcdef";
-const fast = { interval: "20ms", timeout: "500ms", "probe-timeout": "300ms", seed: "1", field: "version" };
+const fast = { interval: "20ms", timeout: "500ms", "probe-timeout": "300ms", seed: "1", field: "version", "verify-hosts": "127.0.0.1" };
 
 let fake: FakeGitHub;
 let target: VersionServer | undefined;
@@ -70,8 +70,8 @@ async function runMode(environmentUrl: string): Promise<RecordingIo> {
       sha: world.headSha,
       repo: { owner: "acme", repo: "shop" },
       payload: {
-        deployment_status: { state: "success", environment: "production", environment_url: environmentUrl, description: "Deployed by CD" },
-        deployment: { id: world.deploymentId, sha: world.headSha, environment: "production" },
+        deployment_status: { state: "success", environment: "production", environment_url: environmentUrl, description: "Deployed by CD", creator: { login: "github-actions[bot]" } },
+        deployment: { id: world.deploymentId, sha: world.headSha, environment: "production", creator: { login: "github-actions[bot]" } },
       },
     },
     { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url },

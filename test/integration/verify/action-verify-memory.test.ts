@@ -35,8 +35,8 @@ function deploymentStatus(url: string, state = "success", description = "Deploye
     name: "deployment_status",
     sha: NEW,
     payload: {
-      deployment_status: { state, environment: "production", environment_url: url, description },
-      deployment: { id: 42, sha: NEW, environment: "production" },
+      deployment_status: { state, environment: "production", environment_url: url, description, creator: { login: "github-actions[bot]" } },
+      deployment: { id: 42, sha: NEW, environment: "production", creator: { login: "github-actions[bot]" } },
     },
   };
 }
@@ -57,6 +57,7 @@ const deps = (github: MemoryDeployGitHub) => ({
   clock: systemClock,
   probeFor: createVerifyProbe,
   secrets: [TOKEN],
+  trust: { deployers: ["github-actions[bot]"], hosts: ["127.0.0.1"] },
 });
 
 describe("Action verify mode (memory GitHub, loopback target)", () => {

@@ -14,7 +14,7 @@ import type { VersionServer } from "./version-server.js";
 
 const REPO = "acme/shop";
 const TOKEN = "ghs_fakeInstallationToken0123456789abcdef";
-const fast = { interval: "20ms", timeout: "2s", "probe-timeout": "500ms", seed: "1", field: "version" };
+const fast = { interval: "20ms", timeout: "2s", "probe-timeout": "500ms", seed: "1", field: "version", "verify-hosts": "127.0.0.1" };
 
 let fake: FakeGitHub | undefined;
 let target: VersionServer | undefined;
@@ -60,8 +60,8 @@ async function world(bulk: number) {
       sha: headSha,
       repo: { owner: "acme", repo: "shop" },
       payload: {
-        deployment_status: { state: "success", environment: "production", environment_url: `${target.url}/version`, description: "Deployed" },
-        deployment: { id: deploymentId, sha: headSha, environment: "production" },
+        deployment_status: { state: "success", environment: "production", environment_url: `${target.url}/version`, description: "Deployed", creator: { login: "github-actions[bot]" } },
+        deployment: { id: deploymentId, sha: headSha, environment: "production", creator: { login: "github-actions[bot]" } },
       },
     },
     { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: f.url },

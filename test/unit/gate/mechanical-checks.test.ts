@@ -3,6 +3,7 @@ import { checkAcceptance } from "../../../src/core/gate/check-acceptance.js";
 import type { CheckResult } from "../../../src/core/gate/check-result.js";
 import { combineVerdict } from "../../../src/core/gate/combine-verdict.js";
 import { DEFAULT_GATE_CONFIG } from "../../../src/core/gate/gate-config.js";
+import { manifestsToLookUp } from "../../../src/core/gate/lock-files.js";
 import { compileGateConfig, runMechanicalChecks } from "../../../src/core/gate/run-mechanical-checks.js";
 import { brief, diff, file } from "./gate-fixtures.js";
 
@@ -55,10 +56,30 @@ describe("mechanical checks", () => {
     expect(r["size"]?.evidence).toBe("110 changed lines > size_cap 100");
   });
 
-  it("does not count lock files, at any depth", () => {
-    const r = byName(runMechanicalChecks(brief({ size_cap: 100, constraints: { paths: ["**"] } }), diff([file("src/http/a.ts", 50), file("package-lock.json", 4000, 900), file("web/yarn.lock", 10)]), config));
+  it("does not count lock files beside a manifest of the base, outside the brief's code paths", () => {
+    const paths = ["src/http/**", "package.json", "package-lock.json", "web/yarn.lock"];
+    const r = byName(runMechanicalChecks(brief({ size_cap: 100, constraints: { paths } }), diff([file("src/http/a.ts", 50), file("package-lock.json", 4000, 900), file("web/yarn.lock", 10)]), config, new Set(["package.json", "web/package.json"])));
     expect(r["size"]?.result).toBe("passed");
     expect(r["size"]?.evidence).toContain("50 changed lines (4960 − 4910 in ignored package-lock.json, web/yarn.lock)");
+  });
+
+  it.each([
+    ["a lock file under a code path of the brief (src/** covers src/lib/yarn.lock)", ["src/**"], [file("src/lib/yarn.lock", 3000, 0, { status: "added" })], ["src/lib/package.json"], "inside the brief's code paths"],
+    ["a lock file with no manifest beside it at the base", ["src/http/**", "**/yarn.lock"], [file("lib/yarn.lock", 3000, 0, { status: "added" })], [], "no package.json beside it at the base"],
+    ["a lock file beside a manifest the same PR adds", ["src/http/**", "**/Cargo.toml", "**/Cargo.lock"], [file("tools/Cargo.toml", 3, 0, { status: "added" }), file("tools/Cargo.lock", 3000, 0, { status: "added" })], [], "no Cargo.toml beside it"],
+    ["a lock file beside a manifest the same PR removes", ["src/http/**", "go.mod", "go.sum"], [file("go.mod", 0, 3, { status: "removed" }), file("go.sum", 3000)], ["go.mod"], "no go.mod beside it"],
+    ["a lock file beside the base's manifest of another ecosystem", ["src/http/**", "go.sum"], [file("go.sum", 3000)], ["package.json"], "no go.mod beside it"],
+    ["a brief that allows everything: every lock file is under its code paths", ["**"], [file("package-lock.json", 3000)], ["package.json"], "inside the brief's code paths"],
+  ])("counts %s", (_name, paths, files, atBase, why) => {
+    const r = byName(runMechanicalChecks(brief({ size_cap: 100, constraints: { paths } }), diff(files), config, new Set(atBase)));
+    expect(r["size"]?.result).toBe("failed");
+    expect(r["size"]?.evidence).toContain(why);
+  });
+
+  it("asks the base only for the manifests the diff does not settle, at most 20", () => {
+    const paths = ["src/http/**", "**/package.json", "**/yarn.lock", "**/go.sum"];
+    expect(manifestsToLookUp([file("a/yarn.lock"), file("a/package.json"), file("b/yarn.lock"), file("src/http/go.sum"), file("c/go.sum", 1, 0, { status: "renamed", previousPath: "c/x.ts" }), file("d/x.ts")], paths)).toEqual(["b/package.json"]);
+    expect(manifestsToLookUp(Array.from({ length: 30 }, (_, i) => file(`p${i}/yarn.lock`)), paths)).toHaveLength(20);
   });
 
   it("counts a file renamed to a lock-file name: hiding code under yarn.lock does not work", () => {

@@ -18,7 +18,7 @@ describe("bot identities", () => {
 });
 
 const HEAD = "c".repeat(40);
-const facts = (f: Partial<SeparationFacts>): SeparationFacts => ({ headSha: HEAD, author: "dave", requesters: [], commits: [], commitsComplete: true, reviews: [], comments: [], dispatchedByBosun: false, siblings: [], ...f });
+const facts = (f: Partial<SeparationFacts>): SeparationFacts => ({ headSha: HEAD, author: "dave", requesters: [], commits: [], pushes: { branch: "feature", complete: true, activities: [{ type: "branch_creation", actor: "dave", after: HEAD, at: "t" }] }, commitsComplete: true, reviews: [], comments: [], dispatchedByBosun: false, siblings: [], ...f });
 const noAgents = { agents: [], excluded: [], required: 1 };
 
 describe("agent work is found without configuration", () => {
