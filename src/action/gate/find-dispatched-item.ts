@@ -1,7 +1,7 @@
 import type { ItemEvidence } from "../../core/gate/resolve-trusted-item.js";
 import { nameItem } from "../../core/gate/resolve-trusted-item.js";
 import { normalizeLogin } from "../../core/separation/identity.js";
-import type { ClaimReader, ItemClaim } from "./gate-github.js";
+import type { ClaimReader, ItemClaim } from "../../ports/gate-github.js";
 
 /** Where claim refs live unless configured (`claims.ref_prefix` in .github/bosun.yml). */
 export const DEFAULT_CLAIM_PREFIX = "refs/bosun/claims/";

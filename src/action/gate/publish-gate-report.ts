@@ -2,7 +2,7 @@ import type { GateReport } from "../../core/gate/gate-report.js";
 import { batchAnnotations } from "../../core/gate/batch-annotations.js";
 import { renderGateMarkdown } from "../../core/gate/render-gate-report.js";
 import { renderGateCheckMarker } from "../../core/journal/gate-check-marker.js";
-import type { CheckAnnotation, CheckRunWriter } from "./gate-github.js";
+import type { CheckAnnotation, CheckRunWriter } from "../../ports/gate-github.js";
 
 /** The check run's name: branch protection requires it by this name. */
 export const GATE_CHECK_NAME = "bosun/gate";

@@ -6,7 +6,7 @@ import { isSnapshotComment, parseSnapshotComment } from "../../core/brief/snapsh
 import { HOW_TO_LINK } from "../../core/gate/find-brief-link.js";
 import { normalizeLogin } from "../../core/separation/identity.js";
 import type { DispatchedItem } from "./find-dispatched-item.js";
-import type { GateReader, IssueComment, PullFacts } from "./gate-github.js";
+import type { GateReader, IssueComment, PullFacts } from "../../ports/gate-github.js";
 
 /** The brief the gate will hold the PR to, with where it came from; or why there is none. */
 export type ResolvedBrief =

@@ -17,11 +17,11 @@ import { compileGateConfig, runMechanicalChecks } from "../../core/gate/run-mech
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { runReview } from "../../core/review/run-review.js";
 import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "./find-dispatched-item.js";
-import type { CheckRunWriter, GateReader } from "./gate-github.js";
+import type { CheckRunWriter, GateReader } from "../../ports/gate-github.js";
 import type { GateTarget } from "./gate-target.js";
 import { gateTarget } from "./gate-target.js";
 import { normalizeLogin } from "../../core/separation/identity.js";
-import type { PullFacts } from "./gate-github.js";
+import type { PullFacts } from "../../ports/gate-github.js";
 import { unjudgedBase } from "./judged-base.js";
 import { publishGateReport } from "./publish-gate-report.js";
 import { resolveBrief } from "./resolve-brief.js";

@@ -1,4 +1,4 @@
-import type { BranchHistoryReader, PullFacts } from "./gate-github.js";
+import type { BranchHistoryReader, PullFacts } from "../../ports/gate-github.js";
 
 /** More pull requests than this from one branch are not read: the run is could-not-check. */
 export const MAX_PULLS_PER_BRANCH = 100;

@@ -7,7 +7,7 @@ import { tokenInput } from "../action-inputs.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { canonicalGateIo, readGateInputs } from "../gate-inputs.js";
 import { runGateAction } from "../gate/run-gate-action.js";
-import type { CheckRunWriter } from "../gate/gate-github.js";
+import type { CheckRunWriter } from "../../ports/gate-github.js";
 import { octokitPullsOfCommit } from "../octokit-pulls-of-commit.js";
 import { withRunPullRequests } from "../relayed-pull-request.js";
 import { createOctokitGateGitHub } from "../../adapters/github/octokit-gate-github.js";

@@ -9,7 +9,7 @@ import { separationVerdict } from "../../core/separation/separation-verdict.js";
 import { DEFAULT_CLAIM_PREFIX, findDispatchedItem } from "../gate/find-dispatched-item.js";
 import { unjudgedBase } from "../gate/judged-base.js";
 import { listInput } from "../list-input.js";
-import type { RepoReader, SeparationReader, StatusWriter } from "./separation-github.js";
+import type { RepoReader, SeparationReader, StatusWriter } from "../../ports/separation-github.js";
 
 /** The commit status branch protection requires. */
 export const SEPARATION_CONTEXT = "bosun/separation";

@@ -1,9 +1,7 @@
 import type { VerifyVerdict } from "../../core/verify/converge.js";
 import { closingIssues } from "../../core/verify/closing-issues.js";
-import type { ItemLander, RangePulls, Unexamined } from "./item-lander.js";
+import type { ItemLander, RangePulls, Unexamined } from "../../ports/item-lander.js";
 
-/** Why a range with no earlier deployment is incomplete: only its head commit could be read. */
-export const NO_BASE_REASON = "no earlier successful deployment to compare with: only the head commit was examined";
 
 /** What landing did, per issue, for the summary and the outputs. */
 export interface LandingReport {

@@ -1,8 +1,8 @@
 import type { Octokit } from "@octokit/rest";
-import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
-import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
-import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
-import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
+import type { DeployStatusReporter } from "../../ports/deploy-status-reporter.js";
+import { DEFAULT_LABELS } from "../../core/config/labels.js";
+import type { ItemLander, MergedPull } from "../../ports/item-lander.js";
+import { NO_BASE_REASON } from "../../ports/item-lander.js";
 import { isDeployer } from "../../core/verify/untrusted-deployment.js";
 
 /**
@@ -89,13 +89,13 @@ export function createOctokitDeployGitHub(octokit: Octokit, repo: { readonly own
 
     async landItem(issue, comment) {
       await octokit.rest.issues.createComment({ owner, repo: name, issue_number: issue, body: comment });
-      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issue, labels: [DONE_LABEL] });
+      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issue, labels: [DEFAULT_LABELS.done] });
       await octokit.rest.issues.update({ owner, repo: name, issue_number: issue, state: "closed", state_reason: "completed" });
     },
 
     async markNeedsHuman(issue, comment) {
       await octokit.rest.issues.createComment({ owner, repo: name, issue_number: issue, body: comment });
-      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issue, labels: [NEEDS_HUMAN_LABEL] });
+      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issue, labels: [DEFAULT_LABELS.needsHuman] });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createOctokit } from "./create-octokit.js";
-import type { CheckRunWriter, GateReader } from "../../action/gate/gate-github.js";
-import type { RepoReader, SeparationReader, StatusWriter } from "../../action/separation/separation-github.js";
+import type { CheckRunWriter, GateReader } from "../../ports/gate-github.js";
+import type { RepoReader, SeparationReader, StatusWriter } from "../../ports/separation-github.js";
 import type { ChangedFile, FileStatus } from "../../core/gate/changed-file.js";
 import type { PermissionAnswer } from "../../core/separation/separation-facts.js";
 import { loginFromEmail, normalizeLogin } from "../../core/separation/identity.js";

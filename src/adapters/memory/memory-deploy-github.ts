@@ -1,8 +1,8 @@
-import { NO_BASE_REASON } from "../../action/verify/land-deployed-items.js";
 import { isDeployer } from "../../core/verify/untrusted-deployment.js";
-import type { DeployStatusReporter } from "../../action/verify/deploy-status-reporter.js";
-import { DONE_LABEL, NEEDS_HUMAN_LABEL } from "../../action/verify/item-lander.js";
-import type { ItemLander, MergedPull } from "../../action/verify/item-lander.js";
+import type { DeployStatusReporter } from "../../ports/deploy-status-reporter.js";
+import { DEFAULT_LABELS } from "../../core/config/labels.js";
+import type { ItemLander, MergedPull } from "../../ports/item-lander.js";
+import { NO_BASE_REASON } from "../../ports/item-lander.js";
 
 /** The repository the fake answers for: deployments (newest first), ranges and pulls per commit. */
 export interface MemoryDeployRepo {
@@ -65,13 +65,13 @@ export function createMemoryDeployGitHub(repo: MemoryDeployRepo = {}): MemoryDep
     },
     async landItem(issue, body) {
       comment(issue, body);
-      label(issue, DONE_LABEL);
+      label(issue, DEFAULT_LABELS.done);
       closed.add(issue);
       effects.push(`close #${issue}`);
     },
     async markNeedsHuman(issue, body) {
       comment(issue, body);
-      label(issue, NEEDS_HUMAN_LABEL);
+      label(issue, DEFAULT_LABELS.needsHuman);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { DurationEstimates, EstimatedQueueItem } from "../queue/fair-policy.js";
+import type { DurationEstimates, EstimatedQueueItem } from "../queue/queue-policy-type.js";
 import { taskClassOf } from "../metrics/task-class.js";
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import type { QueuePolicy } from "../queue/queue-policy.js";
+import type { QueuePolicy } from "../queue/queue-policy-type.js";
 import { hybrid } from "../queue/queue-policy.js";
 
 export interface EngineOptions {

@@ -1,6 +1,6 @@
 import type { KeyState } from "../claims/claim-store.js";
 import type { SettledOutcome } from "../claims/claim-token.js";
-import type { QueuePolicy } from "../queue/queue-policy.js";
+import type { QueuePolicy } from "../queue/queue-policy-type.js";
 import { ReadyQueue } from "../queue/ready-queue.js";
 import { BlockerGraph } from "./blocker-graph.js";
 import { blockerVerdict, type BlockerStatus } from "./blocker-rule.js";

@@ -1,5 +1,4 @@
-import type { QueueItem } from "./queue-item.js";
-import type { QueuePolicy } from "./queue-policy.js";
+import type { DurationEstimates, EstimatedQueueItem, QueuePolicy } from "./queue-policy-type.js";
 
 const HOUR = 3_600_000;
 
@@ -10,18 +9,6 @@ const HOUR = 3_600_000;
  * without starving anyone").
  */
 export const FAIR_HEAD_START = 0.25;
-
-/** A queue item with what a front may know of its length: the mean duration of its class so far. */
-export interface EstimatedQueueItem extends QueueItem {
-  /** Expected work time, ms (e.g. the running mean of the item's class); absent = unknown. */
-  readonly expectedMs?: number;
-}
-
-/** What `fair` knows of durations: an item's expected length and the mean over all items, ms. */
-export interface DurationEstimates {
-  expected(item: EstimatedQueueItem): number;
-  mean(): number;
-}
 
 /** With no estimates every item is one hour long: the order is then band head start + FIFO. */
 const UNKNOWN: DurationEstimates = { expected: (item) => item.expectedMs ?? HOUR, mean: () => HOUR };

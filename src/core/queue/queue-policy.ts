@@ -1,25 +1,10 @@
 import type { QueueItem } from "./queue-item.js";
-import type { DurationEstimates } from "./fair-policy.js";
+import type { QueuePolicy } from "./queue-policy-type.js";
 import { fair } from "./fair-policy.js";
 
 export const POLICY_NAMES = ["oldest", "priority", "hybrid", "index", "fair"] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 export const DEFAULT_POLICY: PolicyName = "hybrid";
-
-/** An ordering of ready items; `compare < 0` means `a` goes first. */
-export interface QueuePolicy {
-  readonly name: string;
-  compare(a: QueueItem, b: QueueItem, now: number): number;
-  /** True when the order between two items can change as time passes (a heap must be rebuilt). */
-  readonly timeDependent: boolean;
-  /** One line saying why an item sits where it does, for the dashboard. */
-  explain(item: QueueItem, now: number): string;
-  /**
-   * The same policy ordering by these duration estimates, for a policy that uses lengths (`fair`);
-   * absent on the others. A front that measures durations (the local engine) calls it.
-   */
-  withEstimates?(estimates: DurationEstimates): QueuePolicy;
-}
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,5 @@
 import type { QueueItem } from "./queue-item.js";
-import type { QueuePolicy } from "./queue-policy.js";
+import type { QueuePolicy } from "./queue-policy-type.js";
 
 /** How often a heap under a time-dependent policy (index) is rebuilt, in ms of clock time. */
 export const REORDER_EVERY_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { DurationEstimates } from "../queue/fair-policy.js";
+import type { DurationEstimates } from "../queue/queue-policy-type.js";
 import { fairPolicy } from "../queue/fair-policy.js";
 import { REORDER_EVERY_MS } from "../queue/ready-queue.js";
 import type { ReplayPolicy, ReplayQueue, ReplayQueueItem } from "./replay-policy.js";

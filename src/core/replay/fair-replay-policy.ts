@@ -1,4 +1,4 @@
-import type { DurationEstimates } from "../queue/fair-policy.js";
+import type { DurationEstimates } from "../queue/queue-policy-type.js";
 import { fairPolicy } from "../queue/fair-policy.js";
 import type { ReplayPolicy, ReplayQueueItem } from "./replay-policy.js";
 import { ReplayHeap } from "./replay-heap.js";

@@ -1,5 +1,5 @@
 import type { QueueItem } from "../queue/queue-item.js";
-import type { QueuePolicy } from "../queue/queue-policy.js";
+import type { QueuePolicy } from "../queue/queue-policy-type.js";
 import { ReplayHeap } from "./replay-heap.js";
 
 /** A ready item in a replay: what a live queue sees, plus the replay's own bookkeeping. */

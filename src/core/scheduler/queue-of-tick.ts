@@ -5,7 +5,7 @@ import { findSimilarKey } from "../claims/similarity-guard.js";
 import { blockerVerdict, type BlockerStatus } from "../engine/blocker-rule.js";
 import { ClassDurations } from "../engine/class-durations.js";
 import { issueFacts } from "../intake/issue-facts.js";
-import type { EstimatedQueueItem } from "../queue/fair-policy.js";
+import type { EstimatedQueueItem } from "../queue/queue-policy-type.js";
 import { policies } from "../queue/queue-policy.js";
 import type { ItemFacts, TickFacts } from "./tick-facts.js";
 

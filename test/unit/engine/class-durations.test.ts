@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ClassDurations } from "../../../src/core/engine/class-durations.js";
-import type { EstimatedQueueItem } from "../../../src/core/queue/fair-policy.js";
+import type { EstimatedQueueItem } from "../../../src/core/queue/queue-policy-type.js";
 
 const H = 3_600_000;
 const item = (claimKey: string): EstimatedQueueItem & { claimKey: string } => ({ id: claimKey, band: 2, createdAt: 0, unblocks: 0, pool: "default", claimKey });

@@ -6,7 +6,7 @@ import { Engine } from "../../../src/core/engine/engine.js";
 import type { EngineLoop } from "../../../src/core/engine/engine-loop.js";
 import { ENGINE_DEFAULTS } from "../../../src/core/engine/engine-options.js";
 import type { WorkItem } from "../../../src/core/engine/work-item.js";
-import type { QueuePolicy } from "../../../src/core/queue/queue-policy.js";
+import type { QueuePolicy } from "../../../src/core/queue/queue-policy-type.js";
 import { policies } from "../../../src/core/queue/queue-policy.js";
 import { done } from "../../../src/core/stop/stop.js";
 

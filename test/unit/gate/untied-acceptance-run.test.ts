@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PullFacts, PullOfBranch } from "../../../src/action/gate/gate-github.js";
+import type { PullFacts, PullOfBranch } from "../../../src/ports/gate-github.js";
 import { untiedAcceptanceRun } from "../../../src/action/gate/untied-acceptance-run.js";
 
 const pull: PullFacts = { number: 10, headSha: "a".repeat(40), baseSha: "b".repeat(40), headRef: "bosun/5-fix", headRepo: "acme/app", baseRef: "main", defaultBranch: "main", fromFork: false, body: null, labels: [], additions: 1, deletions: 0, changedFiles: 1 };

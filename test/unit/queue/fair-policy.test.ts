@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Band } from "../../../src/core/brief/brief.js";
-import type { DurationEstimates, EstimatedQueueItem } from "../../../src/core/queue/fair-policy.js";
+import type { DurationEstimates, EstimatedQueueItem } from "../../../src/core/queue/queue-policy-type.js";
 import { FAIR_HEAD_START, fairPolicy, fairScore } from "../../../src/core/queue/fair-policy.js";
 import { policyByName } from "../../../src/core/queue/queue-policy.js";
 import { buildTrace } from "../../../src/core/replay/build-trace.js";

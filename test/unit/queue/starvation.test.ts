@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Band } from "../../../src/core/brief/brief.js";
-import type { DurationEstimates, EstimatedQueueItem } from "../../../src/core/queue/fair-policy.js";
+import type { DurationEstimates, EstimatedQueueItem } from "../../../src/core/queue/queue-policy-type.js";
 import { FAIR_HEAD_START, fair, fairPolicy } from "../../../src/core/queue/fair-policy.js";
-import type { QueuePolicy } from "../../../src/core/queue/queue-policy.js";
+import type { QueuePolicy } from "../../../src/core/queue/queue-policy-type.js";
 import { hybrid, index, oldest, priority } from "../../../src/core/queue/queue-policy.js";
 import { ReadyQueue } from "../../../src/core/queue/ready-queue.js";
 

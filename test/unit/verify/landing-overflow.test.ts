@@ -1,6 +1,6 @@
 /** Items past what one verify run lands are sent to a human, not silently left untouched. */
 import { describe, expect, it } from "vitest";
-import type { ItemLander } from "../../../src/action/verify/item-lander.js";
+import type { ItemLander } from "../../../src/ports/item-lander.js";
 import { landDeployedItems, MAX_ITEMS } from "../../../src/action/verify/land-deployed-items.js";
 import type { VerifyVerdict } from "../../../src/core/verify/converge.js";
 

@@ -1,6 +1,5 @@
-/** Labels the verify mode sets (DESIGN.md, "Labels"); move to the shared labels module once there is one. */
-export const DONE_LABEL = "bosun:done";
-export const NEEDS_HUMAN_LABEL = "bosun:needs-human";
+/** Why a range with no earlier deployment is incomplete: only its head commit could be read. */
+export const NO_BASE_REASON = "no earlier successful deployment to compare with: only the head commit was examined";
 
 /** A merged pull request in the deployed range: what landing needs to know of it. */
 export interface MergedPull {

@@ -1,5 +1,5 @@
-import type { ChangedFile } from "../../core/gate/changed-file.js";
-import type { CommitFacts, PermissionAnswer } from "../../core/separation/separation-facts.js";
+import type { ChangedFile } from "../core/gate/changed-file.js";
+import type { CommitFacts, PermissionAnswer } from "../core/separation/separation-facts.js";
 
 /** The pull request as the gate reads it: head, base, link hints and the totals it reports. */
 export interface PullFacts {

@@ -1,6 +1,6 @@
-import type { PushRecord } from "../../core/separation/pushers-of.js";
-import type { CommentFacts, CommitFacts, PermissionAnswer, ReviewFacts } from "../../core/separation/separation-facts.js";
-import type { ClaimReader } from "../gate/gate-github.js";
+import type { PushRecord } from "../core/separation/pushers-of.js";
+import type { CommentFacts, CommitFacts, PermissionAnswer, ReviewFacts } from "../core/separation/separation-facts.js";
+import type { ClaimReader } from "./gate-github.js";
 
 /** The pull request as the separation rule reads it. */
 export interface SeparationPull {
