@@ -1,5 +1,5 @@
 /** Seeding helpers: put the world in the state a test needs without going through HTTP. */
-import { EMPTY_TREE, filesAt, putCommit, putTree, resolveCommitish } from "./git-objects.js";
+import { EMPTY_TREE, executablesOf, filesAt, putCommit, putTree, resolveCommitish } from "./git-objects.js";
 import { ensureLabel, insertIssue } from "./issue-store.js";
 import { nextId, repoKey, ensureUser, type CommitRecord, type FakeState, type Identity, type InstallationRecord, type IssueRecord, type Permission, type PullFileRecord, type PullRecord, type RepoState } from "./state.js";
 import type { Webhooks } from "./create-webhooks.js";
@@ -14,6 +14,8 @@ export interface AddRepoInput {
   defaultBranch?: string;
   /** Files of the first commit on the default branch. */
   files?: Record<string, string>;
+  /** Paths among `files` that are executable (mode 100755), such as a script a workflow runs. */
+  executable?: string[];
 }
 
 export interface AddIssueInput {
@@ -51,8 +53,8 @@ export interface Seed {
   addLabel(fullName: string, name: string, color?: string, description?: string): void;
   /** A file on a branch (a new commit on top, like a push) or, given a sha, in that commit's tree. */
   setFile(fullName: string, branchOrSha: string, path: string, content: string): string;
-  /** A commit on a branch with these file changes; returns its sha. */
-  commit(fullName: string, branch: string, message: string, files?: Record<string, string>): CommitRecord;
+  /** A commit on a branch with these file changes (`executable`: paths given mode 100755); returns it. */
+  commit(fullName: string, branch: string, message: string, files?: Record<string, string>, executable?: string[]): CommitRecord;
   /** Points a ref (`refs/...` or a branch name) at a sha. */
   setRef(fullName: string, ref: string, sha: string): void;
   addWorkflow(fullName: string, input: { id?: number; path: string; name?: string; runName?: string }): number;
@@ -70,12 +72,16 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
     return found;
   };
 
-  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>): CommitRecord => {
+  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>, executable: readonly string[] = []): CommitRecord => {
     const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
     const parent = r.refs.get(ref);
     const tree = new Map(parent === undefined ? [] : (filesAt(r, parent) ?? []));
-    for (const [path, content] of Object.entries(files)) tree.set(path, content);
-    const commit = putCommit(state, r, { tree: putTree(r, tree), parents: parent === undefined ? [] : [parent], message });
+    const modes = new Set(parent === undefined ? [] : executablesOf(r, r.commits.get(parent)?.tree ?? ""));
+    for (const [path, content] of Object.entries(files)) {
+      tree.set(path, content);
+      if (executable.includes(path)) modes.add(path);
+    }
+    const commit = putCommit(state, r, { tree: putTree(r, tree, modes), parents: parent === undefined ? [] : [parent], message });
     r.refs.set(ref, commit.sha);
     return commit;
   };
@@ -100,6 +106,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         refs: new Map(),
         commits: new Map(),
         trees: new Map([[EMPTY_TREE, new Map()]]),
+        executables: new Map(),
         pulls: new Map(),
         reviews: new Map(),
         checkRuns: new Map(),
@@ -110,7 +117,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         pinnedIssues: [],
       };
       state.repos.set(repoKey(owner, name), r);
-      commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });
+      commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` }, input.executable);
       return r;
     },
     setPermission(fullName, login, permission) {
@@ -189,13 +196,13 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         const commit = r.commits.get(branchOrSha) as CommitRecord;
         const files = new Map(r.trees.get(commit.tree) ?? []);
         files.set(path, content);
-        commit.tree = putTree(r, files);
+        commit.tree = putTree(r, files, executablesOf(r, commit.tree));
         return commit.sha;
       }
       return commitOn(r, branchOrSha, `Update ${path}`, { [path]: content }).sha;
     },
-    commit(fullName, branch, message, files = {}) {
-      return commitOn(repo(fullName), branch, message, files);
+    commit(fullName, branch, message, files = {}, executable = []) {
+      return commitOn(repo(fullName), branch, message, files, executable);
     },
     setRef(fullName, ref, sha) {
       const r = repo(fullName);

@@ -224,6 +224,8 @@ export interface RepoState {
   commits: Map<string, CommitRecord>;
   /** Tree sha → path → file content. A simple flat file tree per commit. */
   trees: Map<string, Map<string, string>>;
+  /** Tree sha → the paths in it whose mode is 100755 (absent: none). */
+  executables: Map<string, ReadonlySet<string>>;
   pulls: Map<number, PullRecord>;
   reviews: Map<number, ReviewRecord>;
   checkRuns: Map<number, CheckRunRecord>;
