@@ -13,6 +13,7 @@ import { gitTreeRoutes } from "./routes/git-trees.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
+import { mergeRoutes } from "./routes/merge.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
 import { statusRoutes } from "./routes/statuses.js";
@@ -29,6 +30,7 @@ export const restRoutes: readonly Route[] = [
   ...contentRoutes,
   ...repoRoutes,
   ...pullRoutes,
+  ...mergeRoutes,
   ...checkRoutes,
   ...statusRoutes,
   ...deploymentRoutes,

@@ -1,6 +1,7 @@
 /** Seeding helpers: put the world in the state a test needs without going through HTTP. */
 import { EMPTY_TREE, executablesOf, filesAt, putCommit, putTree, resolveCommitish } from "./git-objects.js";
 import { ensureLabel, insertIssue } from "./issue-store.js";
+import { setRequiredChecks } from "./required-checks.js";
 import { nextId, repoKey, ensureUser, type CommitRecord, type FakeState, type Identity, type InstallationRecord, type IssueRecord, type Permission, type PullFileRecord, type PullRecord, type RepoState } from "./state.js";
 import type { Webhooks } from "./create-webhooks.js";
 import { issueJson } from "./to-json-issue.js";
@@ -62,6 +63,11 @@ export interface Seed {
   completeWorkflowRun(fullName: string, runId: number, conclusion: "success" | "failure" | "cancelled" | "timed_out" | "neutral" | "skipped"): void;
   /** The repository state (throws when unknown). */
   repo(fullName: string): RepoState;
+  /**
+   * Status checks a branch requires before a merge (`appId`: only that app's check run or status
+   * counts), read by the merge route through `requiredChecksFor`.
+   */
+  requireChecks(fullName: string, branch: string, checks: ReadonlyArray<{ context: string; appId: number | null }>): void;
 }
 
 export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
@@ -88,6 +94,10 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
 
   const seed: Seed = {
     repo,
+    requireChecks(fullName, branch, checks) {
+      repo(fullName);
+      setRequiredChecks(state, fullName, branch, checks);
+    },
     addRepo(input) {
       const [owner = "", name = ""] = input.fullName.split("/");
       ensureUser(state, owner);

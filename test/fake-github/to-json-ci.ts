@@ -140,8 +140,8 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     check_suite_node_id: nodeId("CheckSuite", run.id),
     head_branch: run.headBranch,
     head_sha: run.headSha,
-    path: workflow?.path ?? "",
-    display_title: displayTitle(workflow?.runName ?? workflow?.name ?? "workflow", run.inputs),
+    path: run.path ?? workflow?.path ?? "",
+    display_title: run.displayTitle ?? displayTitle(workflow?.runName ?? workflow?.name ?? "workflow", run.inputs),
     run_number: run.runNumber,
     run_attempt: 1,
     event: run.event,
@@ -150,12 +150,12 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     workflow_id: run.workflowId,
     url,
     html_url: `${repoHtmlUrl(state, repo)}/actions/runs/${run.id}`,
-    pull_requests: [],
+    pull_requests: runPullRequests(state, repo, run),
     created_at: isoTime(run.createdAt),
     updated_at: isoTime(run.updatedAt),
     run_started_at: isoTime(run.createdAt),
     actor: userJson(state, run.actor),
-    triggering_actor: userJson(state, run.actor),
+    triggering_actor: userJson(state, run.triggeringActor ?? run.actor),
     jobs_url: `${url}/jobs`,
     logs_url: `${url}/logs`,
     check_suite_url: `${repoUrl(state, repo)}/check-suites/${run.id}`,
@@ -175,4 +175,15 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
 /** GitHub renders `run-name:` with the dispatch's inputs; only `${{ inputs.x }}` is modelled. */
 function displayTitle(template: string, inputs: Record<string, unknown>): string {
   return template.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_m, name: string) => String(inputs[name] ?? ""));
+}
+
+/**
+ * A run's `pull_requests`, as GitHub lists them: the open pull requests of this repository (not a
+ * fork's) whose head is the run's branch at the run's commit — `{id, number, url, head, base}` each.
+ */
+function runPullRequests(state: FakeState, repo: RepoState, run: WorkflowRunRecord): Array<Record<string, unknown>> {
+  const repoRef = { id: repo.id, url: repoUrl(state, repo), name: repo.name };
+  return [...repo.pulls.values()]
+    .filter((p) => p.headRepo === undefined && p.headRef === run.headBranch && p.headSha === run.headSha && repo.issues.get(p.number)?.state === "open")
+    .map((p) => ({ id: p.id, number: p.number, url: `${repoUrl(state, repo)}/pulls/${p.number}`, head: { ref: p.headRef, sha: p.headSha, repo: repoRef }, base: { ref: p.baseRef, sha: p.baseSha, repo: repoRef } }));
 }

@@ -41,7 +41,7 @@ function createRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (ctx.repo.refs.has(ref)) throw validationFailed("Reference already exists");
   ctx.repo.refs.set(ref, sha);
-  emitRefChange(ctx, ctx.repo, { ref, before: undefined, after: sha, forced: false });
+  emitRefChange(state, ctx, ctx.repo, { ref, before: undefined, after: sha, forced: false });
   return { status: 201, body: refJson(state, ctx.repo, ref, sha) };
 }
 
@@ -54,16 +54,16 @@ function updateRef(state: FakeState, ctx: RouteContext) {
   if (!ctx.repo.commits.has(sha)) throw validationFailed("Object does not exist");
   if (!force && !isAncestor(ctx.repo, current, sha)) throw validationFailed("Update is not a fast forward");
   ctx.repo.refs.set(ref, sha);
-  emitRefChange(ctx, ctx.repo, { ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha) });
+  emitRefChange(state, ctx, ctx.repo, { ref, before: current, after: sha, forced: force && !isAncestor(ctx.repo, current, sha) });
   return { status: 200, body: refJson(state, ctx.repo, ref, sha) };
 }
 
-function deleteRef(_state: FakeState, ctx: RouteContext) {
+function deleteRef(state: FakeState, ctx: RouteContext) {
   const ref = fullRef(ctx.params.ref ?? "");
   const current = ctx.repo.refs.get(ref);
   if (current === undefined) throw new HttpError(422, "Reference does not exist");
   ctx.repo.refs.delete(ref);
-  emitRefChange(ctx, ctx.repo, { ref, before: current, after: undefined, forced: false });
+  emitRefChange(state, ctx, ctx.repo, { ref, before: current, after: undefined, forced: false });
   return { status: 204 };
 }
 
