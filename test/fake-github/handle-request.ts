@@ -89,8 +89,9 @@ function authorize(route: Route, identity: Identity, login: string, repo: RepoSt
     return;
   }
   if (hasPermission(repo, login, need)) {
-    // An installation token is also bounded by the permissions it was minted with.
-    if (scopeAllows(identity, routeScope(route.pattern), route.kind === "read" ? "read" : "write")) return;
+    // An installation token is also bounded by the permissions it was minted with; a public
+    // repository stays readable to any token (a job with `permissions: {}` still checks it out).
+    if (scopeAllows(identity, routeScope(route.pattern), route.kind === "read" ? "read" : "write") || (route.kind === "read" && !repo.private)) return;
     throw new HttpError(403, "Resource not accessible by integration");
   }
   if (!hasPermission(repo, login, "read")) throw notFound();

@@ -89,6 +89,7 @@ describe("merging", () => {
 describe("installation tokens with permissions", () => {
   test("a token minted with some permissions reads and writes only those; asking for more than the installation has is refused", async () => {
     const { appToken, issue } = await world();
+    fake.repo("acme/app").private = true;
     const reader = createTestOctokit(fake.url, await appToken({ issues: "read" }));
     await reader.issues.get({ ...repo, issue_number: issue.number });
     await reader.repos.get(repo);

@@ -36,7 +36,9 @@ function flags(p: Permission) {
 
 function getRepoInstallation(state: FakeState, ctx: RouteContext) {
   const key = `${ctx.repo.owner}/${ctx.repo.name}`.toLowerCase();
-  const installation = [...state.installations.values()].find((i) => i.repos.some((r) => r.toLowerCase() === key));
+  // With an app's JWT: that app's installation on the repository, as GitHub answers it.
+  const appId = ctx.identity.kind === "app" ? ctx.identity.appId : undefined;
+  const installation = [...state.installations.values()].find((i) => (appId === undefined || i.appId === appId) && i.repos.some((r) => r.toLowerCase() === key));
   if (installation === undefined) throw notFound();
   return { status: 200, body: installationJson(state, installation) };
 }
