@@ -168,7 +168,10 @@ export function createActionsService(options: PlayerOptions & { readonly repo: s
         adopt(record, spec, "workflow_dispatch", dispatchPayload, record.headSha, ref, inputs);
       }
     }
-    for (const triggered of matchTriggers(repo, event, action, payload)) start(triggered, event, payload, sender);
+    // GitHub's one pull_request activity is two triggers: pull_request and pull_request_target.
+    for (const name of event === "pull_request" ? ["pull_request", "pull_request_target"] : [event]) {
+      for (const triggered of matchTriggers(repo, name, action, payload)) start(triggered, name, payload, sender);
+    }
   };
   const untap = fake.webhooks.tap(hear);
 
