@@ -87,8 +87,13 @@ export interface Replica {
   /** Kills the replica: from now on it answers no webhook and none of its requests reach GitHub. */
   kill(): void;
   readonly dead: boolean;
-  /** Kills the replica at the first request of its that this says yes to (the request is not sent). */
-  killWhen(predicate: (method: string, url: string) => boolean): void;
+  /** Requests this replica sent to GitHub so far. */
+  readonly requests: number;
+  /**
+   * Kills the replica at the first request of its that this says yes to, once GitHub has applied it:
+   * the replica never hears the answer and sends nothing more (a crash right after a write).
+   */
+  killAfter(predicate: (method: string, url: string, body: string) => boolean): void;
 }
 
 /** A comment as it was posted (the fake forgets deleted ones; this does not). */
@@ -121,6 +126,8 @@ export interface LifeOptions {
   readonly deliveries?: { drop?: number; duplicate?: number; reorder?: boolean };
   /** Print every played step's output. */
   readonly verbose?: boolean;
+  /** The App's timed sweep (`BOSUN_TICK_EVERY`), off by default: ticks then come from webhooks only. */
+  readonly tickEveryMs?: number;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -155,13 +162,19 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
   const replicas: Array<Replica & { url: string; server: Server }> = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     let dead = false;
-    let killWhen: ((method: string, url: string) => boolean) | undefined;
+    let requests = 0;
+    let killAfter: ((method: string, url: string, body: string) => boolean) | undefined;
     const replicaFetch: typeof fetch = async (input, init) => {
       const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
       const method = init?.method ?? "GET";
-      if (!dead && killWhen?.(method, url) === true) dead = true;
       if (dead) throw new Error(`replica ${i} is dead`);
-      return fetch(input, init);
+      requests++;
+      const answer = await fetch(input, init);
+      if (killAfter?.(method, url, typeof init?.body === "string" ? init.body : "") === true) {
+        dead = true;
+        throw new Error(`replica ${i} died`);
+      }
+      return answer;
     };
     class Octokit extends ProbotOctokit {
       constructor(...args: ConstructorParameters<typeof ProbotOctokit>) {
@@ -171,7 +184,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
       }
     }
     const probot = new Probot({ appId: APP_ID, privateKey: testPrivateKey(), secret: SECRET, baseUrl: fake.url, log: pino({ level: process.env["DEBUG_PROBOT"] === undefined ? "silent" : "debug" }), Octokit: Octokit as unknown as typeof ProbotOctokit });
-    const middleware = await createNodeMiddleware((app) => bosunApp(app, { scheduler: true, dashboardIntervalMs: 0, configMaxAgeMs: 0 }), { probot, webhooksPath: "/api/github/webhooks" });
+    const middleware = await createNodeMiddleware((app) => bosunApp(app, { scheduler: true, dashboardIntervalMs: 0, configMaxAgeMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
     const server = createServer((req, res) => {
       void middleware(req, res, () => res.writeHead(404).end());
     });
@@ -186,8 +199,11 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
       get dead() {
         return dead;
       },
-      killWhen: (p: (method: string, url: string) => boolean) => {
-        killWhen = p;
+      get requests() {
+        return requests;
+      },
+      killAfter: (p: (method: string, url: string, body: string) => boolean) => {
+        killAfter = p;
       },
     };
     replicas.push(replica);
