@@ -19,7 +19,10 @@ function findPull(ctx: RouteContext): PullRecord {
 }
 
 function getPull(state: FakeState, ctx: RouteContext) {
-  return { status: 200, body: pullJson(state, ctx.repo, findPull(ctx)) };
+  const pull = findPull(ctx);
+  // GitHub computes mergeability when the pull request is read: a base moved by a seed is seen here.
+  syncPull(state, ctx.repo, pull);
+  return { status: 200, body: pullJson(state, ctx.repo, pull) };
 }
 
 function listPulls(state: FakeState, ctx: RouteContext) {

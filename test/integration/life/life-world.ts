@@ -151,6 +151,8 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
     fake,
     repo: REPO,
     projectRoot: PROJECT_ROOT,
+    // The runner runs the committed bundle; tests run the source (through tsx) unless asked.
+    useDist: process.env["BOSUN_PLAYER_DIST"] === "1",
     workRoot,
     environments: {
       bosun: { secrets: { BOSUN_APP_CLIENT_ID: `Iv1.${APP_ID}`, BOSUN_APP_KEY: testPrivateKey() }, defaultBranchOnly: true },
