@@ -114,6 +114,8 @@ export interface Life {
   readonly replicas: readonly Replica[];
   /** Lets webhooks, the App and the workflow runs go until nothing is left to do. */
   settle(): Promise<void>;
+  /** Every played run, one line each, with its failed jobs' reasons and last lines: for assertion messages. */
+  explain(): string;
   close(): Promise<void>;
 }
 
@@ -245,6 +247,13 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
     meter,
     replicas,
     settle: () => actions.runUntilQuiet(),
+    explain: () =>
+      actions.runs
+        .map((r) => {
+          const jobs = [...r.jobs.values()].map((job) => `${job.id}=${job.result}${job.result === "failure" ? ` (${job.reason ?? ""})\n      ${job.log.slice(-6).join("\n      ")}` : ""}`);
+          return `  ${r.workflow.name} #${r.id} ${r.event} → ${r.conclusion ?? "pending"}: ${jobs.join(", ")}`;
+        })
+        .join("\n"),
     async close() {
       actions.close();
       await fake.close();

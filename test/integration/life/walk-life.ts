@@ -22,12 +22,12 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
   meter.stage("claim, dispatch, work, PR, acceptance, gate");
   await settle();
   const workRuns = j.runsOf(".github/workflows/bosun-work.yml");
-  expect(workRuns.map((r) => [Number(r.inputs["item"]), r.conclusion])).toEqual([[n, "success"]]);
+  expect(workRuns.map((r) => [Number(r.inputs["item"]), r.conclusion]), `the played runs:\n${life.explain()}`).toEqual([[n, "success"]]);
   const pull = j.pull(n);
   expect(pull, "the land job opened the item's pull request").toBeDefined();
   if (pull === undefined) return { item: n };
   expect(j.issue(pull.number)?.user).toBe(BOT);
-  expect(j.runsOf(".github/workflows/bosun-acceptance.yml").map((r) => [r.headSha, r.conclusion])).toEqual([[pull.headSha, "success"]]);
+  expect(j.runsOf(".github/workflows/bosun-acceptance.yml").map((r) => [r.headSha, r.conclusion]), `the played runs:\n${life.explain()}`).toEqual([[pull.headSha, "success"]]);
 
   meter.stage("verdicts");
   const gate = j.appCheck(pull.headSha, "bosun/gate");
@@ -61,7 +61,7 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
     await version.close();
   }
   const verifyRuns = j.runsOf(".github/workflows/bosun-verify.yml").filter((r) => r.conclusion !== "skipped");
-  expect(verifyRuns.map((r) => r.conclusion)).toEqual(["success"]);
+  expect(verifyRuns.map((r) => r.conclusion), `the played runs:\n${life.explain()}`).toEqual(["success"]);
 
   // The end, as the fake holds it.
   expect(j.issue(n)).toMatchObject({ state: "closed", stateReason: "completed" });
