@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { bosunApp } from "../../../src/app/app.js";
+import { DASHBOARD_MARKER } from "../../../src/core/dashboard/dashboard-state.js";
 import { systemClock } from "../../fake-github/clock.js";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
 import { createActionsService, type ActionsService } from "../../support/workflow-player/actions-service.js";
@@ -104,8 +105,17 @@ export interface PostedComment {
   readonly body: string;
 }
 
+/** One version of the dashboard issue's body as it was written, with what the fake held at that moment. */
+export interface DashboardVersion {
+  readonly idle: boolean;
+  /** Open approved items not handed to a human when it was written: queued, claimed, in flight or with a PR open. */
+  readonly busy: readonly number[];
+}
+
 export interface Life {
   readonly fake: FakeGitHub;
+  /** Every version of the dashboard the App wrote, in order (heard as it was written). */
+  readonly dashboards: readonly DashboardVersion[];
   /** Every issue comment ever created, in order, deleted ones included (heard from the fake's events). */
   readonly posted: readonly PostedComment[];
   readonly actions: ActionsService;
@@ -234,6 +244,13 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
   if (options.deliveries !== undefined) fake.webhooks.configure(options.deliveries);
   const meter = createLifeMeter(fake);
   const posted: PostedComment[] = [];
+  const dashboards: DashboardVersion[] = [];
+  fake.webhooks.tap(({ event, action, payload }) => {
+    const body = (payload["issue"] as { body?: string | null } | undefined)?.body ?? "";
+    if (event !== "issues" || (action !== "opened" && action !== "edited") || !body.startsWith(DASHBOARD_MARKER)) return;
+    const busy = [...fake.repo(REPO).issues.values()].filter((i) => !i.isPull && i.state === "open" && i.labels.includes("bosun:ready") && !i.labels.includes("bosun:needs-human")).map((i) => i.number);
+    dashboards.push({ idle: body.includes("**Idle**"), busy });
+  });
   fake.webhooks.tap(({ event, action, payload }) => {
     if (event !== "issue_comment" || action !== "created") return;
     const comment = payload["comment"] as { id: number; body: string; user: { login: string } };
@@ -242,6 +259,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
   return {
     fake,
     posted,
+    dashboards,
     actions,
     people,
     meter,

@@ -12,10 +12,32 @@ import { APP_ID, BOT, briefForm, REPO, type Life } from "./life-world.js";
 
 /** Runs the whole in-brief life; `settle` lets everything pending happen (default `life.settle`). */
 export async function walkInBriefLife(life: Life, settle: () => Promise<void> = life.settle): Promise<{ item: number }> {
+  let item = 0;
+  try {
+    item = await stages(life, settle, (n) => {
+      item = n;
+    });
+    return { item };
+  } finally {
+    // Whatever stage the life reached, these held all along (judged from what the fake heard).
+    const j = judge(life.fake);
+    if (item > 0) {
+      const snapshots = j.snapshots(item);
+      expect.soft(snapshots[0]?.updatedAt, "the frozen snapshot was never edited").toBe(snapshots[0]?.createdAt);
+      // One snapshot ever posted for the one approval: none posted and deleted again.
+      expect.soft(life.posted.filter((c) => c.issue === item && c.user === BOT && c.body.trimStart().startsWith(SNAPSHOT_MARKER)), "snapshot comments ever posted").toHaveLength(1);
+    }
+    // The dashboard never said idle while an item was approved and not finished (merged or handed to a human).
+    expect.soft(life.dashboards.filter((d) => d.idle && d.busy.length > 0).length, "dashboard versions saying Idle while an item was in its life").toBe(0);
+  }
+}
+
+async function stages(life: Life, settle: () => Promise<void>, started: (item: number) => void): Promise<number> {
   const { fake, people, meter } = life;
   const j = judge(fake);
   meter.stage("file and approve");
   const n = await people.triager.openIssue("[brief] Honor Retry-After", briefForm());
+  started(n);
   await people.maintainer.label(n, "bosun:ready");
   await fake.webhooks.flush();
 
@@ -25,7 +47,7 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
   expect(workRuns.map((r) => [Number(r.inputs["item"]), r.conclusion]), `the played runs:\n${life.explain()}`).toEqual([[n, "success"]]);
   const pull = j.pull(n);
   expect(pull, "the land job opened the item's pull request").toBeDefined();
-  if (pull === undefined) return { item: n };
+  if (pull === undefined) return n;
   expect(j.issue(pull.number)?.user).toBe(BOT);
   expect(j.runsOf(".github/workflows/bosun-acceptance.yml").map((r) => [r.headSha, r.conclusion]), `the played runs:\n${life.explain()}`).toEqual([[pull.headSha, "success"]]);
 
@@ -48,8 +70,8 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
 
   meter.stage("merge");
   const merged = await people.maintainer.merge(pull.number);
-  expect(merged, "the maintainer's merge, once bosun/gate and bosun/separation are green").toMatchObject({ ok: true });
-  if (!merged.ok) return { item: n };
+  expect(merged, `the maintainer's merge, once bosun/gate and bosun/separation are green: ${JSON.stringify(merged)}`).toMatchObject({ ok: true });
+  if (!merged.ok) return n;
   await settle();
 
   meter.stage("deploy and verify");
@@ -66,14 +88,10 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
   // The end, as the fake holds it.
   expect(j.issue(n)).toMatchObject({ state: "closed", stateReason: "completed" });
   expect(j.labels(n)).toContain("bosun:done");
-  const snapshots = j.snapshots(n);
-  expect(snapshots).toHaveLength(1);
-  expect(snapshots[0]?.updatedAt, "the frozen snapshot was never edited").toBe(snapshots[0]?.createdAt);
+  expect(j.snapshots(n)).toHaveLength(1);
   expect(fake.repo(REPO).pulls.get(pull.number)).toMatchObject({ merged: true, mergeCommitSha: merged.sha });
   expect(j.dashboard()?.body).toContain("**Idle**");
   const doneAt = j.issue(n)?.events.find((e) => e.event === "labeled" && e.label === "bosun:done")?.createdAt ?? 0;
   expect(doneAt, "bosun:done was added after the merge").toBeGreaterThanOrEqual(fake.repo(REPO).pulls.get(pull.number)?.mergedAt ?? Number.POSITIVE_INFINITY);
-  // One snapshot ever posted for the one approval: none posted and deleted again.
-  expect(life.posted.filter((c) => c.issue === n && c.user === BOT && c.body.trimStart().startsWith(SNAPSHOT_MARKER))).toHaveLength(1);
-  return { item: n };
+  return n;
 }
