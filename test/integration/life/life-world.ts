@@ -110,6 +110,8 @@ export interface DashboardVersion {
   readonly idle: boolean;
   /** Open approved items not handed to a human when it was written: queued, claimed, in flight or with a PR open. */
   readonly busy: readonly number[];
+  /** Those items' labels then, e.g. `#1 bosun:done,bosun:ready`. */
+  readonly seen: string;
 }
 
 export interface Life {
@@ -248,8 +250,8 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
   fake.webhooks.tap(({ event, action, payload }) => {
     const body = (payload["issue"] as { body?: string | null } | undefined)?.body ?? "";
     if (event !== "issues" || (action !== "opened" && action !== "edited") || !body.startsWith(DASHBOARD_MARKER)) return;
-    const busy = [...fake.repo(REPO).issues.values()].filter((i) => !i.isPull && i.state === "open" && i.labels.includes("bosun:ready") && !i.labels.includes("bosun:needs-human")).map((i) => i.number);
-    dashboards.push({ idle: body.includes("**Idle**"), busy });
+    const open = [...fake.repo(REPO).issues.values()].filter((i) => !i.isPull && i.state === "open" && i.labels.includes("bosun:ready") && !i.labels.includes("bosun:needs-human"));
+    dashboards.push({ idle: body.includes("**Idle**"), busy: open.map((i) => i.number), seen: open.map((i) => `#${i.number} ${[...i.labels].sort().join(",")}`).join("; ") });
   });
   fake.webhooks.tap(({ event, action, payload }) => {
     if (event !== "issue_comment" || action !== "created") return;

@@ -28,7 +28,8 @@ export async function walkInBriefLife(life: Life, settle: () => Promise<void> = 
       expect.soft(life.posted.filter((c) => c.issue === item && c.user === BOT && c.body.trimStart().startsWith(SNAPSHOT_MARKER)), "snapshot comments ever posted").toHaveLength(1);
     }
     // The dashboard never said idle while an item was approved and not finished (merged or handed to a human).
-    expect.soft(life.dashboards.filter((d) => d.idle && d.busy.length > 0).length, "dashboard versions saying Idle while an item was in its life").toBe(0);
+    const falseIdle = life.dashboards.filter((d) => d.idle && d.busy.length > 0);
+    expect.soft(falseIdle.length, `dashboard versions saying Idle while an item was in its life (of ${life.dashboards.length}): ${[...new Set(falseIdle.map((d) => d.seen))].join(" | ")}`).toBe(0);
   }
 }
 
