@@ -40,10 +40,11 @@ describe("the whole life of an off-brief item", () => {
       meter.stage("after the gate");
       await life.settle();
       expect(j.issue(n)?.state).toBe("open");
-      expect.soft(j.labels(n), "refused: to a human").toContain("bosun:needs-human");
+      const history = (j.issue(n)?.events ?? []).map((e) => `${e.event} ${e.label} by ${e.actor}`).join(", ");
+      expect.soft(j.labels(n), `refused: to a human (label history: ${history}; played runs:\n${life.explain()})`).toContain("bosun:needs-human");
       expect.soft(j.issue(n)?.events.filter((e) => e.label === "bosun:done").map((e) => `${e.event} by ${e.actor}`), "never marked done").toEqual([]);
       // The gate's words reach the issue in Bosun's status comment, not only the pull request's checks.
-      expect.soft(j.notes(n).map((c) => c.body).join("\n---\n"), "the gate's words on the issue").toMatch(words);
+      expect.soft(j.notes(n).map((c) => c.body).join("\n---\n"), `the gate's words on the issue (label history: ${history})`).toMatch(words);
       expect(fake.repo("acme/app").pulls.get(pull.number)?.merged).toBe(false);
       expect(life.posted.filter((c) => c.issue === n && c.user === BOT && c.body.includes("bosun:snapshot"))).toHaveLength(1);
     } finally {
