@@ -8,14 +8,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { downloadArtifactStep, uploadArtifactStep } from "./artifact-steps.js";
 import { bosunActionStep } from "./bosun-action-step.js";
-import { checkoutStep, SERVER_URL } from "./checkout-step.js";
+import { checkoutStep } from "./checkout-step.js";
 import { createAppTokenStep } from "./create-app-token-step.js";
 import type { ExpressionScope, StatusFacts } from "./evaluate-expression.js";
 import { toValue, truthy, type Value } from "./expression-values.js";
 import { evaluateIf, interpolate, interpolateValue } from "./interpolate.js";
+import { githubContext, runnerEnv } from "./job-environment.js";
 import type { JobSpec, PermissionsSpec, StepSpec } from "./parse-workflow.js";
 import type { JobRecord, PlayedRun, PlayerRuntime } from "./player-types.js";
 import { runShellStep } from "./run-shell-step.js";
@@ -63,29 +63,7 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpe
   const needResults = job.needs.map((n) => run.jobs.get(n)?.result ?? "skipped");
   const jobStatus: StatusFacts = { success: needResults.every((r) => r === "success"), failure: needResults.some((r) => r === "failure"), cancelled: false };
   const repo = run.repo;
-  const github: Record<string, Value> = {
-    event_name: run.event,
-    event: toValue(run.payload),
-    sha: run.sha,
-    ref: run.ref,
-    ref_name: run.ref.replace(/^refs\/(heads|tags)\//, ""),
-    repository: run.fullName,
-    repository_owner: repo.owner,
-    run_id: String(run.id),
-    run_number: "1",
-    run_attempt: "1",
-    actor: run.actor,
-    triggering_actor: run.actor,
-    workflow: run.workflow.name,
-    workflow_ref: `${run.fullName}/${run.workflow.path}@${run.ref}`,
-    job: job.id,
-    server_url: SERVER_URL,
-    api_url: options.fake.url,
-    graphql_url: `${options.fake.url}/graphql`,
-    head_ref: run.event.startsWith("pull_request") ? String(((run.payload["pull_request"] as Record<string, Record<string, unknown>> | undefined)?.["head"]?.["ref"]) ?? "") : "",
-    base_ref: run.event.startsWith("pull_request") ? String(((run.payload["pull_request"] as Record<string, Record<string, unknown>> | undefined)?.["base"]?.["ref"]) ?? "") : "",
-    retention_days: "90",
-  };
+  const github = githubContext(run, job, options.fake.url);
   const contexts = (extra: Record<string, Value>): Record<string, Value> => ({ github, inputs: run.inputs, vars: { ...options.vars }, needs, ...extra });
   const fail = (reason: string): JobRecord => {
     record.result = "failure";
@@ -127,38 +105,7 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpe
     github["workspace"] = workspace;
     github["event_path"] = eventPath;
     const runner: Record<string, Value> = { os: "Linux", arch: "X64", name: "player", temp: runnerTemp, tool_cache: join(root, "toolcache"), environment: "github-hosted" };
-    const baseEnv: Record<string, string> = {
-      PATH: process.env["PATH"] ?? "",
-      HOME: process.env["HOME"] ?? root,
-      LANG: "C.UTF-8",
-      CI: "true",
-      GITHUB_ACTIONS: "true",
-      RUNNER_OS: "Linux",
-      RUNNER_ARCH: "X64",
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_EVENT_NAME: run.event,
-      GITHUB_REPOSITORY: run.fullName,
-      GITHUB_REPOSITORY_OWNER: repo.owner,
-      GITHUB_API_URL: options.fake.url,
-      GITHUB_SERVER_URL: SERVER_URL,
-      GITHUB_GRAPHQL_URL: `${options.fake.url}/graphql`,
-      GITHUB_SHA: run.sha,
-      GITHUB_REF: run.ref,
-      GITHUB_REF_NAME: String(github["ref_name"]),
-      GITHUB_RUN_ID: String(run.id),
-      GITHUB_RUN_NUMBER: "1",
-      GITHUB_RUN_ATTEMPT: "1",
-      GITHUB_ACTOR: run.actor,
-      GITHUB_TRIGGERING_ACTOR: run.actor,
-      GITHUB_WORKFLOW: run.workflow.name,
-      GITHUB_JOB: job.id,
-      // Every runner holds these; a step must never hand them on.
-      ACTIONS_RUNTIME_TOKEN: `runtime-${randomBytes(12).toString("hex")}`,
-      ACTIONS_RESULTS_URL: "http://127.0.0.1:9/results",
-      ...options.runnerEnv,
-    };
+    const baseEnv = runnerEnv(run, job, { workspace, runnerTemp, eventPath, home: root, apiUrl: options.fake.url, refName: String(github["ref_name"]), extra: options.runnerEnv });
     masks.push(baseEnv["ACTIONS_RUNTIME_TOKEN"] as string);
     const secrets = toValue(secretsMap);
     let env: Record<string, string> = {};
