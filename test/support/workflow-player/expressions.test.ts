@@ -9,7 +9,7 @@ const contexts: Record<string, Value> = {
   inputs: { "head-sha": "f00", item: "12", empty: "" },
   needs: { check: { result: "success", outputs: { brief: '{"id":"x"}' } }, agent: { result: "failure", outputs: {} } },
   steps: { app: { outputs: { token: "ghs", "app-slug": "bosun" }, outcome: "success", conclusion: "success" } },
-  runner: { temp: "/tmp/r", os: "Linux" },
+  runner: { temp: "/home/runner/_temp", os: "Linux" },
   env: { COMMAND: "npm test" },
   vars: {},
   list: ["a", "B", 3],
@@ -37,7 +37,7 @@ describe("expressions", () => {
     ["contains(list, 'b')", true],
     ["contains('Hello World', 'WORLD')", true],
     ["startsWith('refs/heads/main', 'REFS/')", true],
-    ["endsWith(runner.temp, '/r')", true],
+    ["endsWith(runner.temp, '/_temp')", true],
     ["1 == '1'", true],
     ["'' == 0", true],
     ["null == 0", true],
@@ -74,7 +74,7 @@ describe("expressions", () => {
   test("interpolation: text around expressions, objects as Object, null as empty", () => {
     expect(interpolate("bosun #${{ inputs.item }} epoch ${{ inputs.missing }}", scope)).toBe("bosun #12 epoch ");
     expect(interpolate("${{ github.event }}", scope)).toBe("Object");
-    expect(interpolate("${{ runner.temp }}/bosun-out/result.json", scope)).toBe("/tmp/r/bosun-out/result.json");
+    expect(interpolate("${{ runner.temp }}/bosun-out/result.json", scope)).toBe("/home/runner/_temp/bosun-out/result.json");
     expect(interpolate("${{ 'a}}b' }}", scope)).toBe("a}}b");
     expect(() => interpolate("${{ inputs.item", scope)).toThrow(/without its `\}\}`/);
   });
