@@ -17,6 +17,7 @@ import { graphqlRoutes } from "./routes/graphql.js";
 import { issueRoutes } from "./routes/issues.js";
 import { labelRoutes } from "./routes/labels.js";
 import { pullUpdateRoutes } from "./routes/pull-updates.js";
+import { mergeRoutes } from "./routes/merge.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { repoRoutes } from "./routes/repos.js";
 import { rulesetRoutes } from "./routes/rulesets.js";
@@ -36,6 +37,7 @@ export const restRoutes: readonly Route[] = [
   ...activityRoutes,
   ...pullRoutes,
   ...pullUpdateRoutes,
+  ...mergeRoutes,
   ...checkRoutes,
   ...statusRoutes,
   ...deploymentRoutes,

@@ -1,7 +1,8 @@
 /** Seeding helpers: put the world in the state a test needs without going through HTTP. */
-import { EMPTY_TREE, filesAt, isAncestor, putCommit, putTree, resolveCommitish } from "./git-objects.js";
+import { EMPTY_TREE, executablesOf, filesAt, isAncestor, putCommit, putTree, resolveCommitish } from "./git-objects.js";
 import { recordRefActivity } from "./record-ref-activity.js";
 import { ensureLabel, insertIssue } from "./issue-store.js";
+import { setRequiredChecks } from "./required-checks.js";
 import { nextId, repoKey, ensureUser, type CommitRecord, type FakeState, type Identity, type InstallationRecord, type IssueRecord, type Permission, type PullFileRecord, type PullRecord, type RepoState } from "./state.js";
 import type { Webhooks } from "./create-webhooks.js";
 import { issueJson } from "./to-json-issue.js";
@@ -15,6 +16,8 @@ export interface AddRepoInput {
   defaultBranch?: string;
   /** Files of the first commit on the default branch. */
   files?: Record<string, string>;
+  /** Paths among `files` that are executable (mode 100755), such as a script a workflow runs. */
+  executable?: string[];
 }
 
 export interface AddIssueInput {
@@ -52,8 +55,11 @@ export interface Seed {
   addLabel(fullName: string, name: string, color?: string, description?: string): void;
   /** A file on a branch (a new commit on top, like a push by `pusher`, default the owner) or, given a sha, in that commit's tree. */
   setFile(fullName: string, branchOrSha: string, path: string, content: string, pusher?: string): string;
-  /** A commit on a branch with these file changes, pushed by `pusher` (default the owner); returns its sha. */
-  commit(fullName: string, branch: string, message: string, files?: Record<string, string>, pusher?: string): CommitRecord;
+  /**
+   * A commit on a branch with these file changes, pushed by `pusher` (default the owner), given as
+   * the fifth argument or in options with `executable` (paths given mode 100755); returns it.
+   */
+  commit(fullName: string, branch: string, message: string, files?: Record<string, string>, options?: string | { readonly pusher?: string; readonly executable?: readonly string[] }): CommitRecord;
   /** Points a ref (`refs/...` or a branch name) at a sha; a branch's move is recorded as the owner's push. */
   setRef(fullName: string, ref: string, sha: string): void;
   addWorkflow(fullName: string, input: { id?: number; path: string; name?: string; runName?: string }): number;
@@ -61,6 +67,11 @@ export interface Seed {
   completeWorkflowRun(fullName: string, runId: number, conclusion: "success" | "failure" | "cancelled" | "timed_out" | "neutral" | "skipped"): void;
   /** The repository state (throws when unknown). */
   repo(fullName: string): RepoState;
+  /**
+   * Status checks a branch requires before a merge (`appId`: only that app's check run or status
+   * counts), read by the merge route through `requiredChecksFor`.
+   */
+  requireChecks(fullName: string, branch: string, checks: ReadonlyArray<{ context: string; appId: number | null }>): void;
 }
 
 export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
@@ -77,18 +88,26 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
     r.refs.set(ref, sha);
     recordRefActivity(state, r, { ref, before, after: sha, forced: before !== undefined && !isAncestor(r, before, sha) }, pusher);
   };
-  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>, pusher = r.owner): CommitRecord => {
+  const commitOn = (r: RepoState, branch: string, message: string, files: Record<string, string>, pusher = r.owner, executable: readonly string[] = []): CommitRecord => {
     const ref = branch.startsWith("refs/") ? branch : `refs/heads/${branch}`;
     const parent = r.refs.get(ref);
     const tree = new Map(parent === undefined ? [] : (filesAt(r, parent) ?? []));
-    for (const [path, content] of Object.entries(files)) tree.set(path, content);
-    const commit = putCommit(state, r, { tree: putTree(r, tree), parents: parent === undefined ? [] : [parent], message });
+    const modes = new Set(parent === undefined ? [] : executablesOf(r, r.commits.get(parent)?.tree ?? ""));
+    for (const [path, content] of Object.entries(files)) {
+      tree.set(path, content);
+      if (executable.includes(path)) modes.add(path);
+    }
+    const commit = putCommit(state, r, { tree: putTree(r, tree, modes), parents: parent === undefined ? [] : [parent], message });
     moveRef(r, ref, commit.sha, pusher);
     return commit;
   };
 
   const seed: Seed = {
     repo,
+    requireChecks(fullName, branch, checks) {
+      repo(fullName);
+      setRequiredChecks(state, fullName, branch, checks);
+    },
     addRepo(input) {
       const [owner = "", name = ""] = input.fullName.split("/");
       ensureUser(state, owner);
@@ -107,6 +126,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         refs: new Map(),
         commits: new Map(),
         trees: new Map([[EMPTY_TREE, new Map()]]),
+        executables: new Map(),
         pulls: new Map(),
         reviews: new Map(),
         checkRuns: new Map(),
@@ -118,7 +138,7 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         activities: [],
       };
       state.repos.set(repoKey(owner, name), r);
-      commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` });
+      commitOn(r, r.defaultBranch, "Initial commit", input.files ?? { "README.md": `# ${name}\n` }, r.owner, input.executable);
       return r;
     },
     setPermission(fullName, login, permission) {
@@ -199,13 +219,15 @@ export function createSeed(state: FakeState, webhooks: Webhooks): Seed {
         const commit = r.commits.get(branchOrSha) as CommitRecord;
         const files = new Map(r.trees.get(commit.tree) ?? []);
         files.set(path, content);
-        commit.tree = putTree(r, files);
+        commit.tree = putTree(r, files, executablesOf(r, commit.tree));
         return commit.sha;
       }
       return commitOn(r, branchOrSha, `Update ${path}`, { [path]: content }, pusher).sha;
     },
-    commit(fullName, branch, message, files = {}, pusher) {
-      return commitOn(repo(fullName), branch, message, files, pusher);
+    commit(fullName, branch, message, files = {}, options) {
+      const r = repo(fullName);
+      const opts = typeof options === "string" ? { pusher: options } : (options ?? {});
+      return commitOn(r, branch, message, files, opts.pusher ?? r.owner, opts.executable ?? []);
     },
     setRef(fullName, ref, sha) {
       const r = repo(fullName);

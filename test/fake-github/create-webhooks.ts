@@ -31,6 +31,12 @@ export interface DeliveryOptions {
   autoEmit?: boolean;
 }
 
+export interface TappedEvent {
+  event: string;
+  action: string | undefined;
+  payload: Record<string, unknown>;
+}
+
 export interface Delivery {
   /** `X-GitHub-Delivery`. */
   id: string;
@@ -58,7 +64,13 @@ export interface Webhooks {
   flush(): Promise<void>;
   /** Sends a recorded delivery again with the same id, as "Redeliver" in GitHub's UI does. */
   redeliver(id: string): Promise<Delivery>;
-  /** True when an event of this name would reach at least one hook. */
+  /**
+   * Hears every event as it happens, reliably and in order, with the payload a delivery would
+   * carry (drop, duplicate, reorder and hold do not apply): how GitHub Actions hears its triggers.
+   * Returns a function that stops listening.
+   */
+  tap(listener: (event: TappedEvent) => void): () => void;
+  /** True when an event of this name would reach at least one hook or tap. */
   wants(event: string): boolean;
   /** Internal: queue events a request emitted once it has applied. */
   enqueue(events: readonly EmittedEvent[]): void;
@@ -79,6 +91,7 @@ interface Queued {
 
 export function createWebhooks(state: FakeState, prng: Prng): Webhooks {
   let hooks: HookConfig[] = [];
+  let taps: Array<(event: TappedEvent) => void> = [];
   let options: DeliveryOptions = {};
   const deliveries: Delivery[] = [];
   let queue: Queued[] = [];
@@ -150,6 +163,7 @@ export function createWebhooks(state: FakeState, prng: Prng): Webhooks {
   };
 
   const push = (event: string, action: string | undefined, payload: Record<string, unknown>): void => {
+    for (const listener of taps) listener({ event, action, payload: structuredClone(payload) });
     for (const hook of hooks) {
       if (hook.events !== undefined && !hook.events.includes(event) && !hook.events.includes("*")) continue;
       queue.push({ hook, id: deliveryId(), event, action, payload });
@@ -157,13 +171,19 @@ export function createWebhooks(state: FakeState, prng: Prng): Webhooks {
     if (options.hold !== true && queue.length > 0) void pump();
   };
 
-  const wants = (event: string): boolean => hooks.some((h) => h.events === undefined || h.events.includes(event) || h.events.includes("*"));
+  const wants = (event: string): boolean => taps.length > 0 || hooks.some((h) => h.events === undefined || h.events.includes(event) || h.events.includes("*"));
 
   return {
     register(hook) {
       hooks.push(hook);
       return () => {
         hooks = hooks.filter((h) => h !== hook);
+      };
+    },
+    tap(listener) {
+      taps.push(listener);
+      return () => {
+        taps = taps.filter((t) => t !== listener);
       };
     },
     configure(next) {

@@ -1,6 +1,8 @@
 /** The webhooks one ref change sends, shared by the REST ref routes and GraphQL's `updateRefs` so they cannot drift. */
 import type { RouteContext } from "./route.js";
-import type { RepoState } from "./state.js";
+import type { FakeState, RepoState } from "./state.js";
+import { syncPull } from "./sync-pull.js";
+import { pullJson } from "./to-json-pull.js";
 
 export interface RefChange {
   /** Full name, e.g. `refs/heads/x`. */
@@ -17,8 +19,11 @@ function shortRef(ref: string): string {
   return ref.replace(/^refs\/(heads|tags)\//, "");
 }
 
-/** `create` for a new ref, `delete` for a deleted one, `push` for an updated branch. */
-export function emitRefChange(ctx: RouteContext, repo: RepoState, change: RefChange): void {
+/**
+ * `create` for a new ref, `delete` for a deleted one, `push` for an updated branch; a branch that
+ * moved moves the open pull requests on it (`pull_request.synchronize` for those it heads).
+ */
+export function emitRefChange(state: FakeState, ctx: RouteContext, repo: RepoState, change: RefChange): void {
   const { ref, before, after, forced } = change;
   const refType = ref.startsWith("refs/tags/") ? "tag" : "branch";
   if (before === undefined) {
@@ -27,5 +32,15 @@ export function emitRefChange(ctx: RouteContext, repo: RepoState, change: RefCha
     ctx.emit({ repo, event: "delete", fields: () => ({ ref: shortRef(ref), ref_type: refType, pusher_type: "user" }) });
   } else if (ref.startsWith("refs/heads/")) {
     ctx.emit({ repo, event: "push", fields: () => ({ ref, before, after, forced, created: false, deleted: false, commits: [], head_commit: null }) });
+  }
+  if (!ref.startsWith("refs/heads/") || after === undefined) return;
+  const branch = ref.slice("refs/heads/".length);
+  for (const pull of repo.pulls.values()) {
+    if (pull.derived !== true || pull.merged || repo.issues.get(pull.number)?.state !== "open") continue;
+    if (pull.baseRef === branch) syncPull(state, repo, pull);
+    if (pull.headRef !== branch) continue;
+    const previous = pull.headSha;
+    syncPull(state, repo, pull);
+    if (pull.headSha !== previous) ctx.emit({ repo, event: "pull_request", action: "synchronize", fields: () => ({ number: pull.number, before: previous, after: pull.headSha, pull_request: pullJson(state, repo, pull) }) });
   }
 }

@@ -1,4 +1,8 @@
-/** Git objects in the fake: content-addressed commits over flat file trees. */
+/**
+ * Git objects in the fake. Trees are kept as flat path → content maps, but every sha is the one git
+ * itself computes (blobs, nested trees with their modes, commits in git's text format), so a test
+ * can rebuild any commit as a real repository whose `git rev-parse HEAD` is the fake's sha.
+ */
 import { createHash } from "node:crypto";
 import { isoTime } from "./clock.js";
 import type { CommitRecord, FakeState, RepoState } from "./state.js";
@@ -6,25 +10,95 @@ import type { CommitRecord, FakeState, RepoState } from "./state.js";
 /** Git's well-known empty tree; the fake accepts it in every repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-function sha1(text: string): string {
-  return createHash("sha1").update(text).digest("hex");
+/** File modes git records: a regular file and an executable one. */
+export type FileMode = "100644" | "100755";
+
+/** One level of a tree: files and sub-directories by name. */
+interface TreeNode {
+  files: Map<string, { content: string; mode: FileMode }>;
+  dirs: Map<string, TreeNode>;
 }
 
-/** Stores a file tree and returns its sha (a hash of its sorted paths and contents). */
-export function putTree(repo: RepoState, files: ReadonlyMap<string, string>): string {
+/** Git's order of tree entries: by name bytes, a directory compared as if its name ended in `/`. */
+function entryKey(name: string, isDir: boolean): Buffer {
+  return Buffer.from(isDir ? `${name}/` : name, "utf8");
+}
+
+/** The raw bytes of one tree object's body (`<mode> <name>\0<20-byte sha>` per entry). */
+function treeBody(node: TreeNode): Buffer {
+  const entries: Array<{ key: Buffer; bytes: Buffer }> = [];
+  for (const [name, file] of node.files) {
+    entries.push({ key: entryKey(name, false), bytes: Buffer.concat([Buffer.from(`${file.mode} ${name}\0`, "utf8"), Buffer.from(blobSha(file.content), "hex")]) });
+  }
+  for (const [name, dir] of node.dirs) {
+    entries.push({ key: entryKey(name, true), bytes: Buffer.concat([Buffer.from(`40000 ${name}\0`, "utf8"), Buffer.from(treeObject(dir).sha, "hex")]) });
+  }
+  entries.sort((a, b) => Buffer.compare(a.key, b.key));
+  return Buffer.concat(entries.map((e) => e.bytes));
+}
+
+function treeObject(node: TreeNode): { sha: string; body: Buffer } {
+  const body = treeBody(node);
+  return { sha: objectSha("tree", body), body };
+}
+
+/** `sha1("<type> <size>\0<body>")`: the id git gives an object. */
+export function objectSha(type: "blob" | "tree" | "commit", body: Buffer): string {
+  return createHash("sha1").update(Buffer.concat([Buffer.from(`${type} ${body.length}\0`, "utf8"), body])).digest("hex");
+}
+
+/** The nested tree of flat paths, as git stores it. */
+export function nestTree(files: ReadonlyMap<string, string>, executables: ReadonlySet<string> = new Set()): TreeNode {
+  const root: TreeNode = { files: new Map(), dirs: new Map() };
+  for (const [path, content] of files) {
+    const parts = path.split("/");
+    const name = parts.pop() as string;
+    let node = root;
+    for (const part of parts) {
+      let next = node.dirs.get(part);
+      if (next === undefined) {
+        next = { files: new Map(), dirs: new Map() };
+        node.dirs.set(part, next);
+      }
+      node = next;
+    }
+    node.files.set(name, { content, mode: executables.has(path) ? "100755" : "100644" });
+  }
+  return root;
+}
+
+/** Every tree object of a nested tree, root first: what a checkout writes into `.git/objects`. */
+export function treeObjects(files: ReadonlyMap<string, string>, executables: ReadonlySet<string> = new Set()): Array<{ sha: string; body: Buffer }> {
+  const out: Array<{ sha: string; body: Buffer }> = [];
+  const walk = (node: TreeNode): void => {
+    out.push(treeObject(node));
+    for (const dir of node.dirs.values()) walk(dir);
+  };
+  walk(nestTree(files, executables));
+  return out;
+}
+
+/** Stores a file tree (paths marked executable get mode 100755) and returns git's sha for it. */
+export function putTree(repo: RepoState, files: ReadonlyMap<string, string>, executables: ReadonlySet<string> = new Set()): string {
   if (files.size === 0) {
     repo.trees.set(EMPTY_TREE, new Map());
     return EMPTY_TREE;
   }
-  const entries = [...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const sha = sha1(`tree\0${entries.map(([p, c]) => `${p}\0${sha1(c)}`).join("\n")}`);
+  const kept = new Set([...executables].filter((p) => files.has(p)));
+  const sha = treeObject(nestTree(files, kept)).sha;
   if (!repo.trees.has(sha)) repo.trees.set(sha, new Map(files));
+  if (kept.size > 0) repo.executables.set(sha, kept);
   return sha;
+}
+
+/** Paths of a tree whose mode is 100755. */
+export function executablesOf(repo: RepoState, tree: string): ReadonlySet<string> {
+  return repo.executables.get(tree) ?? new Set();
 }
 
 /** The sha of a blob, as `contents` reports it. */
 export function blobSha(content: string): string {
-  return sha1(`blob ${Buffer.byteLength(content)}\0${content}`);
+  return objectSha("blob", Buffer.from(content, "utf8"));
 }
 
 export interface NewCommit {
@@ -35,21 +109,32 @@ export interface NewCommit {
   committer?: { name: string; email: string; date?: string };
 }
 
-/** Stores a commit; the sha covers tree, parents, message, author and time, like git's. */
+/** Git's `Name <email> <unix seconds> +0000` for a person and an ISO date. */
+function signature(person: { name: string; email: string; date: string }): string {
+  return `${person.name} <${person.email}> ${Math.floor(Date.parse(person.date) / 1000)} +0000`;
+}
+
+/** The body of a commit object exactly as git hashes it (dates in UTC, whole seconds). */
+export function commitBody(commit: Pick<CommitRecord, "tree" | "parents" | "author" | "committer" | "message">): Buffer {
+  const text = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${signature(commit.author)}`, `committer ${signature(commit.committer)}`, "", commit.message].join("\n");
+  return Buffer.from(text, "utf8");
+}
+
+/** An ISO date cut to whole seconds in UTC, as git keeps it. */
+function wholeSeconds(date: string): string {
+  const ms = Date.parse(date);
+  if (Number.isNaN(ms)) throw new Error(`fake-github: not a date: ${date}`);
+  return isoTime(Math.floor(ms / 1000) * 1000);
+}
+
+/** Stores a commit; its sha is git's for the same tree, parents, people, dates and message. */
 export function putCommit(state: FakeState, repo: RepoState, input: NewCommit): CommitRecord {
   const date = isoTime(state.clock.now());
-  const author = { name: input.author?.name ?? "Fake", email: input.author?.email ?? "fake@example.com", date: input.author?.date ?? date };
-  const committer = input.committer === undefined ? author : { ...input.committer, date: input.committer.date ?? date };
-  const text = [
-    `tree ${input.tree}`,
-    ...input.parents.map((p) => `parent ${p}`),
-    `author ${author.name} <${author.email}> ${author.date}`,
-    `committer ${committer.name} <${committer.email}> ${committer.date}`,
-    "",
-    input.message,
-  ].join("\n");
-  const sha = sha1(`commit ${Buffer.byteLength(text)}\0${text}`);
-  const commit: CommitRecord = { sha, tree: input.tree, parents: [...input.parents], message: input.message, author, committer };
+  const author = { name: input.author?.name ?? "Fake", email: input.author?.email ?? "fake@example.com", date: wholeSeconds(input.author?.date ?? date) };
+  const committer = input.committer === undefined ? author : { ...input.committer, date: wholeSeconds(input.committer.date ?? date) };
+  const fields = { tree: input.tree, parents: [...input.parents], message: input.message, author, committer };
+  const sha = objectSha("commit", commitBody(fields));
+  const commit: CommitRecord = { sha, ...fields };
   if (!repo.commits.has(sha)) repo.commits.set(sha, commit);
   return repo.commits.get(sha) ?? commit;
 }

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Accounting } from "./accounting.js";
-import { authenticate, hasPermission, loginOf } from "./authenticate.js";
+import { authenticate, hasPermission, loginOf, routeScope, scopeAllows } from "./authenticate.js";
 import type { Webhooks } from "./create-webhooks.js";
 import type { Faults, ResponseFault } from "./faults.js";
 import { DOCS_URL, HttpError, notFound } from "./http-error.js";
@@ -88,7 +88,12 @@ function authorize(route: Route, identity: Identity, login: string, repo: RepoSt
     if (route.kind !== "read" || need !== "read") throw new HttpError(401, "Requires authentication");
     return;
   }
-  if (hasPermission(repo, login, need)) return;
+  if (hasPermission(repo, login, need)) {
+    // An installation token is also bounded by the permissions it was minted with; a public
+    // repository stays readable to any token (a job with `permissions: {}` still checks it out).
+    if (scopeAllows(identity, routeScope(route.pattern), route.kind === "read" ? "read" : "write") || (route.kind === "read" && !repo.private)) return;
+    throw new HttpError(403, "Resource not accessible by integration");
+  }
   if (!hasPermission(repo, login, "read")) throw notFound();
   throw new HttpError(403, identity.kind === "bot" ? "Resource not accessible by integration" : "Resource not accessible by personal access token");
 }

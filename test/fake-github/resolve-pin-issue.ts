@@ -6,7 +6,7 @@
  * (unknown, in a repository it cannot read, or a pull request's: only issues pin), FORBIDDEN
  * without write access, UNPROCESSABLE at the limit. A pin sends `issues.pinned`.
  */
-import { hasPermission } from "./authenticate.js";
+import { hasPermission, scopeAllows } from "./authenticate.js";
 import { GraphqlError } from "./graphql-error.js";
 import { readGraphqlArguments, type GraphqlArgument, type GraphqlFieldRequest } from "./read-graphql-arguments.js";
 import type { RouteContext } from "./route.js";
@@ -63,7 +63,7 @@ export function resolvePinIssue(state: FakeState, ctx: RouteContext, request: Gr
   if (visible === undefined) throw fail("NOT_FOUND", `Could not resolve to a node with the global id of '${input.issueId}'`);
   if (issue === undefined) throw fail("NOT_FOUND", `Could not resolve to Issue node with the global id of '${input.issueId}'`);
   const { repo } = visible;
-  if (!hasPermission(repo, ctx.login, "write")) throw fail("FORBIDDEN", ctx.identity.kind === "bot" ? "Resource not accessible by integration" : "Resource not accessible by personal access token");
+  if (!hasPermission(repo, ctx.login, "write") || !scopeAllows(ctx.identity, "issues", "write")) throw fail("FORBIDDEN", ctx.identity.kind === "bot" ? "Resource not accessible by integration" : "Resource not accessible by personal access token");
   if (repo.pinnedIssues.includes(issue.number)) return payload;
   if (repo.pinnedIssues.length >= PINNED_ISSUES_LIMIT) throw fail("UNPROCESSABLE", `Pinned issues limit reached: a repository can pin at most ${PINNED_ISSUES_LIMIT} issues`);
   ctx.beforeWrite(repo);

@@ -5,7 +5,7 @@
  * changed).
  */
 import { applyRefUpdates, refUpdateProblems, type RefUpdate } from "./apply-ref-updates.js";
-import { hasPermission } from "./authenticate.js";
+import { hasPermission, scopeAllows } from "./authenticate.js";
 import { emitRefChange } from "./emit-ref-change.js";
 import { recordRefActivity } from "./record-ref-activity.js";
 import { GraphqlError } from "./graphql-error.js";
@@ -76,12 +76,12 @@ export function resolveUpdateRefs(state: FakeState, ctx: RouteContext, request: 
   const repo = [...state.repos.values()].find((r) => nodeId("Repository", r.id) === input.repositoryId);
   // As in REST, a private repository is invisible (not forbidden) to those who cannot read it.
   if (repo === undefined || !hasPermission(repo, ctx.login, "read")) throw fail("NOT_FOUND", `Could not resolve to a node with the global id of '${input.repositoryId}'`);
-  if (!hasPermission(repo, ctx.login, "write")) throw fail("FORBIDDEN", ctx.identity.kind === "bot" ? "Resource not accessible by integration" : "Resource not accessible by personal access token");
+  if (!hasPermission(repo, ctx.login, "write") || !scopeAllows(ctx.identity, "contents", "write")) throw fail("FORBIDDEN", ctx.identity.kind === "bot" ? "Resource not accessible by integration" : "Resource not accessible by personal access token");
   const problems = refUpdateProblems(repo, input.refUpdates);
   if (problems.length > 0) throw fail("UNPROCESSABLE", `No ref was updated: ${problems.join("; ")}`);
   ctx.beforeWrite(repo);
   for (const change of applyRefUpdates(repo, input.refUpdates)) {
-    emitRefChange(ctx, repo, change);
+    emitRefChange(state, ctx, repo, change);
     recordRefActivity(state, repo, change, ctx.login);
   }
   return payload;

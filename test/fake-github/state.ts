@@ -4,10 +4,23 @@ import type { RepoSetupRecords } from "./setup-records.js";
 
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
+/**
+ * What an installation token may do per permission scope (`contents`, `issues`, `pull_requests`,
+ * `checks`, `statuses`, `deployments`, `actions`, ...). A token without scopes is limited by its
+ * login's repository permission alone.
+ */
+export type ScopeLevel = "read" | "write";
+
+/** A status check a branch requires; `appId` non-null: only that GitHub App's report satisfies it. */
+export interface RequiredCheck {
+  context: string;
+  appId: number | null;
+}
+
 /** Who a token speaks for: a user, an app installation's bot, or the app itself (JWT). */
 export type Identity =
   | { kind: "user"; login: string }
-  | { kind: "bot"; login: string; installationId?: number }
+  | { kind: "bot"; login: string; installationId?: number; scopes?: Readonly<Record<string, ScopeLevel>> }
   | { kind: "app"; appId: number; slug: string }
   | { kind: "anonymous" };
 
@@ -115,6 +128,15 @@ export interface PullRecord {
   mergedAt: number | null;
   /** After a merge, the commit the base branch got (merge, squash or rebased head); null before. */
   mergeCommitSha?: string;
+  /** Who merged it (the merge route sets it). */
+  mergedBy?: string;
+  /**
+   * Opened through the API: head, commits and files follow the branches (see `syncPull`), with
+   * `refs/pull/<n>/head` and `/merge`. Seeded pulls (`addPull`) keep what the test gave them.
+   */
+  derived?: boolean;
+  /** Paths the head and the base changed differently (a derived pull cannot be merged then). */
+  conflicts?: string[];
   files: PullFileRecord[];
   /** Commit shas in order, oldest first. */
   commits: string[];
@@ -160,6 +182,8 @@ export interface StatusRecord {
   description: string | null;
   targetUrl: string | null;
   creator: string;
+  /** The GitHub App whose installation token posted it, null for a person's token. */
+  appId?: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -213,6 +237,12 @@ export interface WorkflowRunRecord {
   runNumber: number;
   createdAt: number;
   updatedAt: number;
+  /** The run's title as GitHub shows it (`run-name` evaluated); default: from the workflow's `runName`. */
+  displayTitle?: string;
+  /** Who caused this attempt, when not `actor` (a re-run). */
+  triggeringActor?: string;
+  /** The workflow file the run was read from, when not the workflow's own path. */
+  path?: string;
 }
 
 export interface RepoState {
@@ -233,6 +263,8 @@ export interface RepoState {
   commits: Map<string, CommitRecord>;
   /** Tree sha → path → file content. A simple flat file tree per commit. */
   trees: Map<string, Map<string, string>>;
+  /** Tree sha → the paths in it whose mode is 100755 (absent: none). */
+  executables: Map<string, ReadonlySet<string>>;
   pulls: Map<number, PullRecord>;
   reviews: Map<number, ReviewRecord>;
   checkRuns: Map<number, CheckRunRecord>;
@@ -272,6 +304,20 @@ export interface FakeState {
   tokens: Map<string, Identity>;
   installations: Map<number, InstallationRecord>;
   repos: Map<string, RepoState>;
+  /** Seeded required status checks, by `owner/name:branch` (lower-case); read through `requiredChecksFor`. */
+  requiredChecks: Map<string, RequiredCheck[]>;
+  /** Set by a GitHub Actions stand-in: checks a dispatch against the workflow file and names its run. */
+  actions?: ActionsHooks;
+}
+
+/** What a GitHub Actions stand-in tells the fake about workflow files (the fake cannot read YAML workflows itself). */
+export interface ActionsHooks {
+  /**
+   * Called when a dispatch is accepted, before the run is stored: throws an `HttpError` (422) when
+   * the workflow file at `sha` refuses it (no `workflow_dispatch`, unknown or missing inputs), else
+   * answers the run's `display_title` (its `run-name` evaluated).
+   */
+  dispatch(input: { repo: RepoState; workflow: WorkflowRecord; ref: string; sha: string; inputs: Record<string, unknown>; actor: string }): { displayTitle: string };
 }
 
 /** An empty world at the clock's time. */
@@ -284,6 +330,7 @@ export function createState(clock: Clock): FakeState {
     tokens: new Map(),
     installations: new Map(),
     repos: new Map(),
+    requiredChecks: new Map(),
   };
 }
 

@@ -4,7 +4,7 @@ import type { FakeState, InstallationRecord } from "./state.js";
 import { nodeId, userJson } from "./to-json-user-repo.js";
 
 /** The installation's permissions object, from its one coarse permission. */
-function permissionsOf(installation: InstallationRecord): Record<string, string> {
+export function permissionsOf(installation: InstallationRecord): Record<string, string> {
   if (installation.permissions !== undefined) return { ...installation.permissions };
   const level = installation.permission === "admin" || installation.permission === "maintain" || installation.permission === "write" ? "write" : "read";
   return { issues: level, pull_requests: level, contents: level, checks: level, statuses: level, deployments: level, actions: level, metadata: "read" };
@@ -38,11 +38,11 @@ export function installationJson(state: FakeState, installation: InstallationRec
 }
 
 /** `installation-token`. */
-export function installationTokenJson(state: FakeState, installation: InstallationRecord, token: string): Record<string, unknown> {
+export function installationTokenJson(state: FakeState, installation: InstallationRecord, token: string, permissions: Record<string, string> = permissionsOf(installation)): Record<string, unknown> {
   return {
     token,
     expires_at: isoTime(state.clock.now() + 3_600_000),
-    permissions: permissionsOf(installation),
+    permissions,
     repository_selection: "selected",
   };
 }

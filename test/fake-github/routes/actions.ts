@@ -27,6 +27,8 @@ function dispatch(state: FakeState, ctx: RouteContext) {
   if (Object.keys(inputs).length > MAX_DISPATCH_INPUTS) throw validationFailed(`Invalid request.\n\nFor 'properties/inputs', too many properties (maximum ${MAX_DISPATCH_INPUTS}).`);
   const sha = resolveCommitish(ctx.repo, ref);
   if (sha === undefined) throw validationFailed(`No ref found for: ${ref}`);
+  // A GitHub Actions stand-in reads the workflow file at that commit: it may refuse the dispatch (422) and names the run.
+  const named = state.actions?.dispatch({ repo: ctx.repo, workflow, ref, sha, inputs, actor: ctx.login });
   const now = state.clock.now();
   const runNumber = [...ctx.repo.workflowRuns.values()].filter((r) => r.workflowId === workflow.id).length + 1;
   const run: WorkflowRunRecord = {
@@ -42,6 +44,7 @@ function dispatch(state: FakeState, ctx: RouteContext) {
     runNumber,
     createdAt: now,
     updatedAt: now,
+    ...(named === undefined ? {} : { displayTitle: named.displayTitle }),
   };
   ctx.repo.workflowRuns.set(run.id, run);
   ctx.emit({ event: "workflow_run", action: "requested", fields: () => ({ workflow_run: workflowRunJson(state, ctx.repo, run), workflow: workflowJson(state, ctx.repo, workflow) }) });

@@ -1,11 +1,11 @@
 /** The GitHub App path Probot takes: a JWT for the app, then an installation token. */
-import { HttpError, notFound } from "../http-error.js";
+import { HttpError, notFound, validationFailed } from "../http-error.js";
 import { intParam } from "../read-body.js";
 import type { Route, RouteContext } from "../route.js";
 import { paginate } from "../paginate.js";
-import { repoKey, type FakeState, type InstallationRecord } from "../state.js";
+import { repoKey, type FakeState, type InstallationRecord, type ScopeLevel } from "../state.js";
 import { repoJson } from "../to-json-user-repo.js";
-import { appJson, installationJson, installationTokenJson } from "../to-json-app.js";
+import { appJson, installationJson, installationTokenJson, permissionsOf } from "../to-json-app.js";
 
 function requireApp(ctx: RouteContext): number {
   if (ctx.identity.kind !== "app") {
@@ -21,11 +21,27 @@ function findInstallation(state: FakeState, ctx: RouteContext): InstallationReco
   return installation;
 }
 
+/**
+ * A token with the installation's permissions, or with the subset `permissions` asks for (422 when
+ * it asks for more than the installation has, as GitHub answers); the token is then held to them.
+ */
 function createAccessToken(state: FakeState, ctx: RouteContext) {
   const installation = findInstallation(state, ctx);
+  const granted = permissionsOf(installation);
+  const asked = ctx.body["permissions"];
+  let scopes: Record<string, ScopeLevel> | undefined;
+  if (asked !== undefined) {
+    if (typeof asked !== "object" || asked === null || Array.isArray(asked)) throw validationFailed("Invalid request.\n\nFor 'permissions', it is not an object.");
+    scopes = {};
+    for (const [scope, level] of Object.entries(asked as Record<string, unknown>)) {
+      const has = granted[scope];
+      if ((level !== "read" && level !== "write") || has === undefined || (level === "write" && has !== "write")) throw validationFailed("The permissions requested are not granted to this installation.");
+      scopes[scope] = level;
+    }
+  }
   const token = `ghs_fake${String(state.nextId++).padStart(12, "0")}`;
-  state.tokens.set(token, { kind: "bot", login: installation.botLogin, installationId: installation.id });
-  return { status: 201, body: installationTokenJson(state, installation, token) };
+  state.tokens.set(token, { kind: "bot", login: installation.botLogin, installationId: installation.id, ...(scopes === undefined ? {} : { scopes }) });
+  return { status: 201, body: installationTokenJson(state, installation, token, scopes === undefined ? granted : { ...scopes, metadata: "read" }) };
 }
 
 function getApp(state: FakeState, ctx: RouteContext) {

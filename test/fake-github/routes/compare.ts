@@ -2,49 +2,10 @@
 import { notFound } from "../http-error.js";
 import { resolveCommitish } from "../git-objects.js";
 import type { Route, RouteContext } from "../route.js";
-import type { FakeState, RepoState } from "../state.js";
+import { between, mergeBase } from "../git-graph.js";
+import type { FakeState } from "../state.js";
 import { commitJson, pullJson } from "../to-json-pull.js";
 import { repoHtmlUrl, repoUrl } from "../to-json-user-repo.js";
-
-/** Every commit reachable from `from` (itself included). */
-function reachable(repo: RepoState, from: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [from];
-  while (stack.length > 0) {
-    const sha = stack.pop() as string;
-    if (seen.has(sha)) continue;
-    seen.add(sha);
-    stack.push(...(repo.commits.get(sha)?.parents ?? []));
-  }
-  return seen;
-}
-
-/** Commits reachable from `head` and not from `base`, oldest first (parents before children). */
-function between(repo: RepoState, base: string, head: string): string[] {
-  const inBase = reachable(repo, base);
-  const out: string[] = [];
-  const visit = (sha: string, seen: Set<string>): void => {
-    if (seen.has(sha) || inBase.has(sha)) return;
-    seen.add(sha);
-    for (const parent of repo.commits.get(sha)?.parents ?? []) visit(parent, seen);
-    out.push(sha);
-  };
-  visit(head, new Set());
-  return out;
-}
-
-/** The first commit reachable from `from`, breadth first, that `others` also reach: the merge base. */
-function nearestCommon(repo: RepoState, from: string, others: ReadonlySet<string>): string | undefined {
-  const queue = [from];
-  const seen = new Set<string>();
-  for (let sha = queue.shift(); sha !== undefined; sha = queue.shift()) {
-    if (others.has(sha)) return sha;
-    if (seen.has(sha)) continue;
-    seen.add(sha);
-    queue.push(...(repo.commits.get(sha)?.parents ?? []));
-  }
-  return undefined;
-}
 
 function compare(state: FakeState, ctx: RouteContext) {
   const [baseRef = "", headRef = ""] = (ctx.params.basehead ?? "").split("...");
@@ -54,7 +15,7 @@ function compare(state: FakeState, ctx: RouteContext) {
   const ahead = between(ctx.repo, base, head);
   const behind = between(ctx.repo, head, base);
   const commitOf = (sha: string) => commitJson(state, ctx.repo, ctx.repo.commits.get(sha) as NonNullable<ReturnType<typeof ctx.repo.commits.get>>);
-  const mergeBase = nearestCommon(ctx.repo, head, reachable(ctx.repo, base)) ?? base;
+  const common = mergeBase(ctx.repo, base, head) ?? base;
   const url = `${repoUrl(state, ctx.repo)}/compare/${baseRef}...${headRef}`;
   const html = `${repoHtmlUrl(state, ctx.repo)}/compare/${baseRef}...${headRef}`;
   return {
@@ -66,7 +27,7 @@ function compare(state: FakeState, ctx: RouteContext) {
       diff_url: `${html}.diff`,
       patch_url: `${html}.patch`,
       base_commit: commitOf(base),
-      merge_base_commit: commitOf(mergeBase),
+      merge_base_commit: commitOf(common),
       status: ahead.length === 0 && behind.length === 0 ? "identical" : behind.length === 0 ? "ahead" : ahead.length === 0 ? "behind" : "diverged",
       ahead_by: ahead.length,
       behind_by: behind.length,

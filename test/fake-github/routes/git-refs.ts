@@ -19,7 +19,7 @@ function fullRef(ref: string): string {
 
 /** The webhooks of a ref change, and GitHub's record of who made it. */
 function changed(state: FakeState, ctx: RouteContext, change: RefChange): void {
-  emitRefChange(ctx, ctx.repo, change);
+  emitRefChange(state, ctx, ctx.repo, change);
   recordRefActivity(state, ctx.repo, change, ctx.login);
 }
 

@@ -5,6 +5,7 @@ import { paginate } from "../paginate.js";
 import { intParam, optionalBoolean, optionalString, requiredString } from "../read-body.js";
 import type { Route, RouteContext } from "../route.js";
 import { nextId, type FakeState, type PullRecord, type ReviewRecord } from "../state.js";
+import { syncPull } from "../sync-pull.js";
 import { commitJson, diffEntryJson, pullJson, reviewJson } from "../to-json-pull.js";
 
 /** GitHub returns at most this many files for a pull request, and this many commits. */
@@ -18,7 +19,10 @@ function findPull(ctx: RouteContext): PullRecord {
 }
 
 function getPull(state: FakeState, ctx: RouteContext) {
-  return { status: 200, body: pullJson(state, ctx.repo, findPull(ctx)) };
+  const pull = findPull(ctx);
+  // GitHub computes mergeability when the pull request is read: a base moved by a seed is seen here.
+  syncPull(state, ctx.repo, pull);
+  return { status: 200, body: pullJson(state, ctx.repo, pull) };
 }
 
 function listPulls(state: FakeState, ctx: RouteContext) {
@@ -117,9 +121,11 @@ function createPull(state: FakeState, ctx: RouteContext) {
     merged: false,
     mergedAt: null,
     files: [],
-    commits: headSha === baseSha ? [] : [headSha],
+    commits: [],
+    derived: true,
   };
   ctx.repo.pulls.set(pull.number, pull);
+  syncPull(state, ctx.repo, pull);
   ctx.emit({ event: "pull_request", action: "opened", fields: () => ({ number: pull.number, pull_request: pullJson(state, ctx.repo, pull) }) });
   return { status: 201, body: pullJson(state, ctx.repo, pull) };
 }

@@ -38,8 +38,9 @@ function flags(p: Permission) {
 function getRepoInstallation(state: FakeState, ctx: RouteContext) {
   if (ctx.identity.kind !== "app") throw new HttpError(401, "A JSON web token could not be decoded");
   const key = `${ctx.repo.owner}/${ctx.repo.name}`.toLowerCase();
-  const appId = ctx.identity.appId;
-  const installation = [...state.installations.values()].find((i) => i.appId === appId && i.repos.some((r) => r.toLowerCase() === key));
+  // With an app's JWT: that app's installation on the repository, as GitHub answers it.
+  const appId = ctx.identity.kind === "app" ? ctx.identity.appId : undefined;
+  const installation = [...state.installations.values()].find((i) => (appId === undefined || i.appId === appId) && i.repos.some((r) => r.toLowerCase() === key));
   if (installation === undefined) throw notFound();
   return { status: 200, body: installationJson(state, installation) };
 }

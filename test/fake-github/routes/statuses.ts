@@ -23,6 +23,7 @@ function createStatus(state: FakeState, ctx: RouteContext) {
     description: optionalString(ctx.body, "description") ?? null,
     targetUrl: optionalString(ctx.body, "target_url") ?? null,
     creator: ctx.login,
+    appId: ctx.identity.kind === "bot" && ctx.identity.installationId !== undefined ? (state.installations.get(ctx.identity.installationId)?.appId ?? null) : null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,0 +1,42 @@
+/**
+ * `actions/upload-artifact` and `actions/download-artifact`: files copied between jobs of a run, or
+ * from another run (`run-id`, which needs `github-token` with `actions: read` on the repository, as
+ * the action checks through the API). A missing artifact fails the download step.
+ */
+import { isAbsolute, join } from "node:path";
+import { apiGet, failed, type StepContext, type StepOutcome } from "./step-context.js";
+
+export async function uploadArtifactStep(ctx: StepContext): Promise<StepOutcome> {
+  const name = ctx.inputs["name"] || "artifact";
+  const paths = (ctx.inputs["path"] ?? "").split("\n").map((p) => p.trim()).filter((p) => p !== "").map((p) => (isAbsolute(p) ? p : join(ctx.workspace, p)));
+  if (paths.length === 0) return failed("actions/upload-artifact: Input required and not supplied: path");
+  const count = ctx.runtime.artifacts.upload(ctx.run.id, name, paths);
+  if (count === 0) {
+    const mode = ctx.inputs["if-no-files-found"] ?? "warn";
+    if (mode === "error") return failed(`actions/upload-artifact: No files were found with the provided path: ${paths.join(", ")}. No artifacts will be uploaded.`);
+    ctx.log(`warning: No files were found with the provided path: ${paths.join(", ")}. No artifacts will be uploaded.`);
+    return { ok: true, outputs: {} };
+  }
+  ctx.log(`uploaded ${count} file(s) as ${name}`);
+  return { ok: true, outputs: { "artifact-id": `${ctx.run.id}-${name}` } };
+}
+
+export async function downloadArtifactStep(ctx: StepContext): Promise<StepOutcome> {
+  const name = ctx.inputs["name"] ?? "";
+  if (name === "") return failed("actions/download-artifact: the player downloads one artifact by name (name is required)");
+  const into = ctx.inputs["path"] ? (isAbsolute(ctx.inputs["path"]) ? ctx.inputs["path"] : join(ctx.workspace, ctx.inputs["path"])) : ctx.workspace;
+  const runIdText = ctx.inputs["run-id"] ?? "";
+  let runId = ctx.run.id;
+  if (runIdText !== "") {
+    if (!/^\d+$/.test(runIdText)) return failed(`actions/download-artifact: run-id '${runIdText}' is not a number`);
+    const token = ctx.inputs["github-token"] ?? "";
+    if (token === "") return failed("actions/download-artifact: github-token is required to download from another run");
+    const repo = ctx.run.repo;
+    const seen = await apiGet(ctx, `/repos/${repo.owner}/${repo.name}/actions/runs/${runIdText}`, token);
+    if (seen.status !== 200) return failed(`actions/download-artifact: run ${runIdText}: ${seen.status} ${String(seen.body["message"] ?? "")}`);
+    runId = Number(runIdText);
+  }
+  if (!ctx.runtime.artifacts.download(runId, name, into)) return failed(`actions/download-artifact: Unable to download artifact(s): Artifact not found for name: ${name}`);
+  ctx.log(`downloaded ${name} of run ${runId} into ${into}`);
+  return { ok: true, outputs: { "download-path": into } };
+}

@@ -1,0 +1,43 @@
+/** Artifacts of played runs: each one a folder copied out of a job at upload and into another at download. */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+
+export interface ArtifactStore {
+  /** Copies `paths` (files or folders; a folder's contents at the artifact's root, a file by its name) as `name` of run `runId`; answers the number of files. */
+  upload(runId: number, name: string, paths: readonly string[]): number;
+  /** Copies artifact `name` of run `runId` into `into`; false when there is no such artifact. */
+  download(runId: number, name: string, into: string): boolean;
+  names(runId: number): string[];
+}
+
+function countFiles(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? countFiles(join(dir, e.name)) : 1), 0);
+}
+
+export function createArtifactStore(root: string): ArtifactStore {
+  const base = mkdtempSync(join(root, "artifacts-"));
+  const folder = (runId: number, name: string) => join(base, String(runId), encodeURIComponent(name));
+  return {
+    upload(runId, name, paths) {
+      const into = folder(runId, name);
+      mkdirSync(into, { recursive: true });
+      for (const path of paths) {
+        if (!existsSync(path)) continue;
+        if (statSync(path).isDirectory()) cpSync(path, into, { recursive: true });
+        else cpSync(path, join(into, basename(path)));
+      }
+      return countFiles(into);
+    },
+    download(runId, name, into) {
+      const from = folder(runId, name);
+      if (!existsSync(from)) return false;
+      mkdirSync(into, { recursive: true });
+      cpSync(from, into, { recursive: true });
+      return true;
+    },
+    names(runId) {
+      const dir = join(base, String(runId));
+      return existsSync(dir) ? readdirSync(dir).map(decodeURIComponent) : [];
+    },
+  };
+}
