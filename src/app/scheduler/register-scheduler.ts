@@ -115,7 +115,8 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   });
 
   // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from GitHub.
-  app.on(["workflow_run.completed", "pull_request", "check_run.completed"], async (context) => {
+  // A check run created already completed may come as `created` only: both are heard.
+  app.on(["workflow_run.completed", "pull_request", "check_run.created", "check_run.completed"], async (context) => {
     const payload = context.payload as Payload;
     const where = repoOf(payload);
     if (where === undefined) return;

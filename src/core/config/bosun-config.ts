@@ -102,8 +102,9 @@ export const bosunConfigSchema = z.strictObject({
   verify: z
     .strictObject({
       hosts: z.array(hostname).default([]).meta({ description: "Hosts a deployment's environment_url may point at; without one listed, verify probes only a URL its workflow names (input url)" }),
+      required: z.boolean().default(false).meta({ description: "Whether an item is done only once a deployment of its merge commit is verified (the verify mode lands it); otherwise the merge ends it" }),
     })
-    .default({ hosts: [] }),
+    .default({ hosts: [], required: false }),
   /** Logins of agent accounts: their work needs a human approver who is not them (separation). */
   agents: z.array(z.string().min(1)).default([]),
   excluded_approvers: z.array(z.string().min(1)).default([]),
@@ -120,12 +121,11 @@ export const bosunConfigSchema = z.strictObject({
     })
     .default({ role: "maintain", author_may_approve: false }),
   /**
-   * Whether an item is done only once a deployment of its merge commit is verified (the `verify`
-   * mode lands it); otherwise the merge ends it.
+   * How long a grant may go without a visible worker (a run or a pull request) before it is taken
+   * back: its granter died between grant and dispatch. The granter itself dispatches only within
+   * the first half of it, so a slow granter and the taker never both start a worker.
    */
-  verify_deployments: z.boolean().default(false),
-  /** How long a grant may go without a visible worker (a run or a pull request) before it is taken back: its granter died between grant and dispatch. */
-  dispatch_deadline: duration("dispatch_deadline", "2m"),
+  dispatch_deadline: duration("dispatch_deadline", "60s"),
 });
 
 export type BosunConfig = z.output<typeof bosunConfigSchema>;

@@ -92,7 +92,7 @@ export function planTick(facts: TickFacts): TickPlan {
     else if ((r.state === "review" || r.state === "merged") && item.pull !== undefined) {
       // A verdict on another head (an older push) says nothing about this one.
       const gate = item.gate !== undefined && item.gate.sha === item.pull.head ? item.gate : undefined;
-      reviewing.push({ id: String(item.n), epoch: r.epoch, merged: r.state === "merged", pull: { number: item.pull.number, state: item.pull.state, ...(item.pull.mergeSha === undefined ? {} : { mergeSha: item.pull.mergeSha }) }, ...(gate === undefined ? {} : { gate }), verify: config.verify_deployments });
+      reviewing.push({ id: String(item.n), epoch: r.epoch, merged: r.state === "merged", pull: { number: item.pull.number, state: item.pull.state, ...(item.pull.mergeSha === undefined ? {} : { mergeSha: item.pull.mergeSha }) }, ...(gate === undefined ? {} : { gate }), verify: config.verify.required });
     }
   }
   const queue = queueOfTick(facts, current);
@@ -215,7 +215,7 @@ export function planTick(facts: TickFacts): TickPlan {
   for (const item of facts.items) {
     const r = current.get(item.n);
     if (r?.state !== "settled" || r.outcome?.ok === true || writes.has(item.n) || item.pull?.state !== "merged") continue;
-    if (config.verify_deployments) {
+    if (config.verify.required) {
       const next = merged(r, holder, now, item.pull.mergeSha ?? "");
       write(item, next);
       effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });

@@ -50,7 +50,8 @@ function pageOf<T>(all: readonly T[], query: URLSearchParams): T[] {
 function pullsOfCommit(state: FakeState, ctx: RouteContext) {
   const sha = ctx.params.commit_sha ?? "";
   if (!ctx.repo.commits.has(sha)) throw notFound();
-  const pulls = [...ctx.repo.pulls.values()].filter((p) => p.commits.includes(sha) || p.headSha === sha);
+  // GitHub lists a merged pull request for its merge commit too ("List pull requests associated with a commit").
+  const pulls = [...ctx.repo.pulls.values()].filter((p) => p.commits.includes(sha) || p.headSha === sha || p.mergeCommitSha === sha);
   return { status: 200, body: pulls.map((p) => pullJson(state, ctx.repo, p)) };
 }
 

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe("the whole life of an in-brief item", () => {
   test("issue form to merged, verified and done: bosun/gate success on the PR head, separation only after an independent approval, one frozen snapshot, dashboard idle", async () => {
-    life = await startLife();
+    life = await startLife({ verbose: process.env["LIFE_VERBOSE"] === "1" });
     try {
       await walkInBriefLife(life);
     } finally {

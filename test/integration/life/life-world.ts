@@ -34,7 +34,9 @@ const SECRET = "life-webhook-secret";
 export const ACCEPTANCE = "bash test/http/accept.sh";
 
 const SHIPPED = ["bosun-work.yml", "bosun-acceptance.yml", "bosun-gate.yml", "bosun-separation.yml", "bosun-review-relay.yml", "bosun-verify.yml"];
-const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n";
+// Deployments of this repository are made by `dana` (the deployer) and report their version on
+// 127.0.0.1 (the test's version server); an item is done once its deployment is verified.
+const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\ndeployers: [dana]\nverify: {hosts: [127.0.0.1], required: true}\ndispatch_deadline: 20s\n";
 
 /** What the agent stand-in writes: in the brief (src/http/**) and, for an off-brief life, beside it. */
 export function agentScript(extra: Record<string, string> = {}): string {
@@ -56,6 +58,13 @@ function shippedFiles(agent: string): Record<string, string> {
     if (name === "bosun-acceptance.yml") {
       if (!text.includes("COMMAND: npm ci && npm test")) throw new Error("docs/workflows/bosun-acceptance.yml no longer sets COMMAND: npm ci && npm test; update life-world.ts");
       text = text.replace("COMMAND: npm ci && npm test", `COMMAND: ${ACCEPTANCE}`);
+    }
+    if (name === "bosun-verify.yml") {
+      // This repository names its target per deployment (environment_url on an allowed host), as
+      // the workflow's header says a team may, instead of one fixed url.
+      const fixed = "          # The URL that reports the running version: set it to your production's.\n          url: https://shop.example.com/version\n";
+      if (!text.includes(fixed)) throw new Error("docs/workflows/bosun-verify.yml no longer names its url as life-world.ts expects; update it");
+      text = text.replace(fixed, "");
     }
     files[`.github/workflows/${name}`] = text;
   }

@@ -1,5 +1,5 @@
 /**
- * The people of a repository, each with their own token and client: a maintainer (write), a triager
+ * The people of a repository, each with their own token and client: a maintainer (maintain: the approval role), a triager
  * (triage), a reviewer (write), an agent account (write: it pushes branches, as the trust docs
  * assume), a deployer (write) and the owner (admin). Their helpers act through the fake's API only,
  * so every act is recorded by the fake as theirs and sends the webhooks GitHub would send.
@@ -21,7 +21,12 @@ export interface Person {
   approve(pull: number, body?: string): Promise<void>;
   /** Merges the pull request at its current head; answers the merge commit, or the refusal `405 <message>`. */
   merge(pull: number): Promise<{ ok: true; sha: string } | { ok: false; status: number; message: string }>;
-  /** A deployment of `sha` to `environment`, then its statuses in_progress and success pointing at `url`. */
+  /**
+   * A deployment of `sha` to `environment`, then its statuses in_progress and success pointing at
+   * `url`. Made of the default branch (`ref: main`) when it is at `sha`, as a deploy workflow on a
+   * push does: GitHub runs a deployment_status workflow with GITHUB_REF empty when the deployment
+   * was made of a bare sha, and an environment limited to protected branches then refuses it.
+   */
   deploy(sha: string, environment: string, url: string): Promise<number>;
 }
 
@@ -35,7 +40,7 @@ export interface People {
 }
 
 const ROLES: Record<keyof People, { login: string; permission: Permission | "owner" }> = {
-  maintainer: { login: "mona", permission: "write" },
+  maintainer: { login: "mona", permission: "maintain" },
   triager: { login: "tia", permission: "triage" },
   reviewer: { login: "rex", permission: "write" },
   agent: { login: "agent-smith", permission: "write" },
@@ -78,7 +83,9 @@ function person(fake: FakeGitHub, fullName: string, login: string): Person {
       }
     },
     async deploy(sha, environment, url) {
-      const { data } = await octokit.repos.createDeployment({ ...at, ref: sha, environment, auto_merge: false, required_contexts: [] });
+      const main = (await octokit.repos.get(at)).data.default_branch;
+      const tip = (await octokit.git.getRef({ ...at, ref: `heads/${main}` })).data.object.sha;
+      const { data } = await octokit.repos.createDeployment({ ...at, ref: tip === sha ? main : sha, environment, auto_merge: false, required_contexts: [] });
       const id = (data as { id: number }).id;
       await octokit.repos.createDeploymentStatus({ ...at, deployment_id: id, state: "in_progress" });
       await octokit.repos.createDeploymentStatus({ ...at, deployment_id: id, state: "success", environment_url: url });

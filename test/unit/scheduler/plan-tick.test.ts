@@ -10,7 +10,7 @@ import type { TickPlan } from "../../../src/core/scheduler/tick-plan.js";
 
 const NOW = Date.UTC(2026, 11, 2, 12);
 const config = bosunConfigSchema.parse({ pools: { default: { size: 2, dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
-const verifying = bosunConfigSchema.parse({ verify_deployments: true, pools: { default: { size: 2, dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+const verifying = bosunConfigSchema.parse({ verify: { required: true }, pools: { default: { size: 2, dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
 
 function brief(over: Record<string, unknown> = {}): Brief {
   const parsed = parseBriefObject({ id: "x", goal: "Do x.", constraints: { paths: ["src/**"] }, acceptance: { command: "npm test" }, size_cap: 100, ...over }, { name: "test" });
@@ -94,7 +94,7 @@ describe("planTick: the queue and grants", () => {
     expect(unscreened.writes).toEqual([]);
     expect(unscreened.view.idle).toBe(false);
     const p = plan([item(1, { record: record(), ...SCREENED })]);
-    expect(written(p, 1)).toMatchObject({ state: "held", epoch: 1, pool: "default", briefHash: H, approval: APPROVAL, dispatchBy: NOW + 120_000 });
+    expect(written(p, 1)).toMatchObject({ state: "held", epoch: 1, pool: "default", briefHash: H, approval: APPROVAL, dispatchBy: NOW + 60_000 });
     expect(p.writes[0]?.grant).toBe(true);
     // The grant's winner re-posts a snapshot or status the approval's winner died before posting (checked first).
     expect(effectKinds(p, 1)).toEqual(["snapshot", "status", "dispatch"]);

@@ -49,6 +49,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   const { github, store, config } = input;
   const emit = journalEmitter(input.journal, input.clock);
   let granted: ReadonlyMap<string, ClaimToken> = new Map();
+  const grantedAt = input.clock.now();
   if (plan.writes.length > 0) {
     const batch = store.newBatch(input.clock.now());
     for (const w of plan.writes) batch.writes.set(w.ref, { from: w.from, record: w.next, grant: w.grant });
@@ -107,6 +108,12 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
         if (token === undefined) return;
         const pool = config.pools[effect.pool];
         if (pool === undefined) return;
+        // Too late to dispatch: past half the dispatch deadline another writer may be taking the
+        // grant back, and two workers must never start. The taker dispatches it at the next epoch.
+        if (input.clock.now() > grantedAt + (config.dispatch_deadline * 1000) / 2) {
+          failures.push(`#${effect.n} dispatch: not sent, ${Math.round((input.clock.now() - grantedAt) / 1000)} s after its grant (past half the dispatch deadline): the grant is taken back and dispatched again`);
+          return;
+        }
         emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
         try {
           await github.dispatch(effect.n, pool.dispatch, { item: String(effect.n), epoch: token.epoch, briefHash: effect.hash, instruction: dispatchInstruction(effect.n, token, effect.hash, pool.dispatch) });

@@ -31,6 +31,10 @@ export interface OctokitTickOptions {
   readonly copilot?: Octokit;
 }
 
+/** How long a gate verdict read is reused before it is asked again (a re-run may change it), and "no verdict yet". */
+const GATE_MAX_AGE_MS = 10 * 60_000;
+const GATE_PENDING_MAX_AGE_MS = 30_000;
+
 /** How long a collaborator's role is trusted before it is asked again. */
 const ROLE_MAX_AGE_MS = 5 * 60_000;
 
@@ -65,7 +69,7 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
   let pullLinks: ReadonlyMap<number, readonly PullLink[]> = new Map();
   let branchLinks: ReadonlyMap<number, string> = new Map();
   let gateEpoch = 0;
-  const gates = new Map<string, { epoch: number; verdict: Awaited<ReturnType<TickGitHub["gateVerdict"]>> }>();
+  const gates = new Map<string, { epoch: number; at: number; verdict: Awaited<ReturnType<TickGitHub["gateVerdict"]>> }>();
   const fresh = (what: "pulls" | "branches"): boolean => {
     const at = listedAt.get(what);
     return at !== undefined && now() - at < maxAgeMs;
@@ -190,8 +194,11 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
 
     async gateVerdict(sha) {
       const known = gates.get(sha);
-      // A check_run webhook drops what is known (gateEpoch); otherwise a verdict read stays until the head moves.
-      if (known !== undefined && known.epoch === gateEpoch) return known.verdict;
+      // A check_run webhook drops what is known (gateEpoch). Without one (webhooks get lost) a
+      // verdict is read again after a while, and "none yet" sooner: each read is conditional, so an
+      // unchanged answer is a 304, free against the rate limit.
+      const maxAge = known?.verdict === undefined ? GATE_PENDING_MAX_AGE_MS : GATE_MAX_AGE_MS;
+      if (known !== undefined && known.epoch === gateEpoch && now() - known.at < maxAge) return known.verdict;
       const data = await conditional(`gate:${sha}`, (headers) => octokit.rest.checks.listForRef({ owner, repo, ref: sha, check_name: GATE_CHECK_NAME, filter: "latest", per_page: 100, headers }));
       let verdict: Awaited<ReturnType<TickGitHub["gateVerdict"]>>;
       let newest = -1;
@@ -204,7 +211,7 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
         const m = parsed.marker;
         verdict = { verdict: m.verdict, sha, reason: m.reason ?? run.output.title ?? m.verdict, ...(m.verdict === "fail" ? { failure: m.failure ?? "refuse" } : {}) };
       }
-      gates.set(sha, { epoch: gateEpoch, verdict });
+      gates.set(sha, { epoch: gateEpoch, at: now(), verdict });
       return verdict;
     },
 
