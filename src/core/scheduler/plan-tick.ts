@@ -74,7 +74,7 @@ export function planTick(facts: TickFacts): TickPlan {
     if (issue.brief.ok) {
       const next = approved(r, issue.brief.brief.claim_key, holder, now, approval.approval, { hash: issue.brief.hash, id: issue.brief.brief.id }, item.floor);
       write(item, next);
-      effects.push({ kind: "snapshot", n: item.n, brief: issue.brief.brief, approval: approval.approval }, { kind: "status", n: item.n, record: next, extras: {}, create: true });
+      effects.push({ kind: "snapshot", n: item.n, brief: issue.brief.brief, approval: approval.approval, first: r === undefined }, { kind: "status", n: item.n, record: next, extras: {}, create: true, first: r === undefined });
     } else {
       const next = invalid(r, r?.key ?? `task:${item.n}`, holder, now, approval.approval, item.floor);
       write(item, next);
@@ -208,7 +208,7 @@ export function planTick(facts: TickFacts): TickPlan {
     write(item, g.next, true);
     journal.push({ event: "CLAIM", item: String(item.n), holder, epoch: g.next.epoch });
     // The grant's winner also posts the snapshot and the status if the approval's winner died before it did (checked before posting).
-    effects.push({ kind: "snapshot", n: item.n, brief: c.brief, approval: g.next.approval ?? { id: 0, by: "", at: 0 } }, { kind: "status", n: item.n, record: g.next, extras: {}, create: true }, { kind: "dispatch", n: item.n, key: c.key, brief: c.brief, hash: c.hash, pool: d.pool });
+    effects.push({ kind: "snapshot", n: item.n, brief: c.brief, approval: g.next.approval ?? { id: 0, by: "", at: 0 }, first: false }, { kind: "status", n: item.n, record: g.next, extras: {}, create: true }, { kind: "dispatch", n: item.n, key: c.key, brief: c.brief, hash: c.hash, pool: d.pool });
   }
 
   // 3. A merge ends any item done, whatever state it was left in (a human fixed what the gate refused).
@@ -247,16 +247,18 @@ export function planTick(facts: TickFacts): TickPlan {
   // A status comment posted by this plan's winner (an approval, a grant) is posted whatever the last state.
   const lastStatus = new Map<number, number>();
   const creates = new Set<number>();
+  const firsts = new Set<number>();
   effects.forEach((e, i) => {
     if (e.kind !== "status") return;
     lastStatus.set(e.n, i);
     if (e.create) creates.add(e.n);
+    if (e.first === true) firsts.add(e.n);
   });
   const firstSnapshot = new Map<number, number>();
   effects.forEach((e, i) => {
     if (e.kind === "snapshot" && !firstSnapshot.has(e.n)) firstSnapshot.set(e.n, i);
   });
-  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).map((e) => (e.kind === "status" ? withExtras({ ...e, create: creates.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n)) : e));
+  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).map((e) => (e.kind === "status" ? withExtras({ ...e, create: creates.has(e.n), first: firsts.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n)) : e));
   // Idle is the step's verdict over the whole state, and nothing left held or in review after this
   // plan (a worker's end that this plan turned into a review is still work in flight).
   const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");

@@ -16,12 +16,18 @@ export interface PlannedWrite {
 
 /** What follows a written batch, in order; each names its item. Nothing here happens if the batch lost. */
 export type PlannedEffect =
-  /** Post the frozen brief, unless Bosun's latest snapshot on the issue already has its hash. */
-  | { readonly kind: "snapshot"; readonly n: number; readonly brief: Brief; readonly approval: Approval }
+  /**
+   * Post the frozen brief, unless Bosun's latest snapshot on the issue already has its hash.
+   * `first`: the item's first approval ever recorded, so no snapshot of Bosun's can be there yet.
+   */
+  | { readonly kind: "snapshot"; readonly n: number; readonly brief: Brief; readonly approval: Approval; readonly first: boolean }
   /** One comment listing every problem of an approved brief that does not validate. */
   | { readonly kind: "problems"; readonly n: number; readonly problems: readonly BriefProblem[]; readonly approval: Approval }
-  /** Render the status comment from the record; `create`: this writer won the approval, so it posts it when there is none. */
-  | { readonly kind: "status"; readonly n: number; readonly record: ClaimRecord; readonly extras: StatusExtras; readonly create: boolean }
+  /**
+   * Render the status comment from the record; `create`: this writer won the approval (or the
+   * grant), so it posts it when there is none; `first`: the item's first approval ever, so none can be there yet.
+   */
+  | { readonly kind: "status"; readonly n: number; readonly record: ClaimRecord; readonly extras: StatusExtras; readonly create: boolean; readonly first?: boolean }
   /** Hand a granted item to its pool's agent (with the token the batch minted for `key`). */
   | { readonly kind: "dispatch"; readonly n: number; readonly key: string; readonly brief: Brief; readonly hash: string; readonly pool: string }
   /** The item is done and its issue still open: close it as completed. */

@@ -82,7 +82,9 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
       case "snapshot": {
         // Posted only by the writer whose batch recorded this approval (or granted it): the
         // compare-and-swap made it the only one. A crash before posting is repaired at the grant.
-        const comments = await github.botComments(effect.n, Number.NaN);
+        // What this process already knows (it posted it) will do; otherwise read, the guard against a second.
+        const known = effect.first ? {} : await github.botComments(effect.n, false);
+        const comments = effect.first || known.snapshot?.hash === briefHash(effect.brief) ? known : await github.botComments(effect.n, true);
         if (comments.snapshot?.hash === undefined || comments.snapshot.hash !== briefHash(effect.brief)) {
           const body = renderSnapshotComment(effect.brief, `Bosun froze this brief when **${effect.approval.by}** approved it; later edits to the issue do not change it until it is approved again.\n${approvalMarker(effect.approval.id)}`);
           await github.comment(effect.n, body);
@@ -94,7 +96,9 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
         return;
       case "status": {
         const body = renderStatusComment(effect.record, effect.extras);
-        const comments = await github.botComments(effect.n, Number.NaN);
+        // Edits use what this process knows; a creation reads first, the guard against a second.
+        let comments = effect.first === true ? {} : await github.botComments(effect.n, false);
+        if (comments.status === undefined && effect.create && effect.first !== true) comments = await github.botComments(effect.n, true);
         if (comments.status !== undefined) {
           if (comments.status.body.trim() !== body.trim()) await github.updateComment(comments.status.id, body);
         } else if (effect.create) await github.comment(effect.n, body);

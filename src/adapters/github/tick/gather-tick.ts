@@ -68,6 +68,19 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const runOfHeld = (all: readonly RunView[], n: number, r: ClaimRecord): RunView | undefined => runOf(all, n, r.epoch, github.knownRunId(n, r.epoch), r.grantedAt, input.botLogin);
   const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
   const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
+  let relisted = false;
+  /** A pull request a record names: from the listing, listed once more if it is not there (it may be newer than the listing), else read on its own. */
+  const pullNamed = async (n: number, number: number): Promise<PullLink | undefined> => {
+    const find = (all: ReadonlyMap<number, readonly PullLink[]>): PullLink | undefined => (all.get(n) ?? []).find((p) => p.number === number);
+    let found = find(await needPulls());
+    if (found === undefined && !relisted) {
+      relisted = true;
+      github.invalidate("pulls");
+      pulls = await github.linkedPulls();
+      found = find(pulls);
+    }
+    return found ?? (await github.pull(number));
+  };
 
   const items: ItemFacts[] = [];
   for (const n of numbers) {
@@ -83,8 +96,11 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     // The approval, read from the issue's events where a decision rests on it.
     const labelled = listedIssue?.open === true && listedIssue.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase());
     const changedSinceRead = listedIssue !== undefined && (memory.approvalsRead.get(n) ?? Number.NEGATIVE_INFINITY) < listedIssue.updatedAt;
-    const mayRecord = r === undefined || r.approval === undefined || r.state === "approved" || r.state === "released" || r.state === "invalid" || r.state === "settled" || r.state === "withdrawn";
-    if (labelled && (input.hinted.has(n) || (mayRecord && (r?.approval === undefined || changedSinceRead)))) {
+    // Read: a new approval (no record of one), a hint from a webhook, or — for an item whose life
+    // ended, where the label stays on — any change since the last read (a re-approval is the label
+    // removed and added again). A queued item's approval is read again at its grant (the screen).
+    const ended = r?.state === "invalid" || r?.state === "settled" || r?.state === "withdrawn";
+    if (labelled && (input.hinted.has(n) || r?.approval === undefined || (ended && changedSinceRead))) {
       facts.approval = await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config));
       memory.approvalsRead.set(n, listedIssue.updatedAt);
     }
@@ -121,7 +137,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       facts.worker = worker;
     }
     if ((r?.state === "review" || r?.state === "merged") && r.pull !== undefined) {
-      const pull = ((await needPulls()).get(n) ?? []).find((p) => p.number === r.pull) ?? (await github.pull(r.pull));
+      const pull = await pullNamed(n, r.pull);
       if (pull !== undefined) {
         facts.pull = pullFacts(pull);
         if (pull.state === "open") {

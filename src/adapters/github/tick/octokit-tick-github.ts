@@ -63,7 +63,8 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
   const bot = normalizeLogin(options.botLogin);
   const runIds = new Map<string, number>();
   const roles = new Map<string, { role: string; at: number }>();
-  const comments = new Map<number, { count: number; found: BotComments }>();
+  /** What this process knows of Bosun's comments per issue: read, or written by it since. */
+  const comments = new Map<number, BotComments>();
   const listedAt = new Map<"pulls" | "branches", number>();
   const maxAgeMs = options.evidenceMaxAgeMs ?? 300_000;
   let pullLinks: ReadonlyMap<number, readonly PullLink[]> = new Map();
@@ -109,7 +110,8 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       // A 404 can be a replica that has not caught up: asked again before the issue counts as gone (410, deleted, is final).
       for (let attempt = 1; ; attempt++) {
         try {
-          const { data } = await octokit.rest.issues.get({ owner, repo, issue_number: n, headers: { "cache-control": "no-cache" } });
+          // Conditional: the server answers 304 only when the issue is unchanged (free against the limit).
+          const data = await conditional(`issue:${n}`, (headers) => octokit.rest.issues.get({ owner, repo, issue_number: n, headers }));
           return data.pull_request === undefined ? listedOf(data as RestIssue) : undefined;
         } catch (err) {
           if (statusOf(err) === 410 || (statusOf(err) === 404 && attempt >= 3)) return undefined;
@@ -184,7 +186,7 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
 
     async pull(number) {
       try {
-        const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number });
+        const data = await conditional(`pull:${number}`, (headers) => octokit.rest.pulls.get({ owner, repo, pull_number: number, headers }));
         return linkOf(data, issueOfBranch(data.head.ref) ?? 0);
       } catch (err) {
         if (statusOf(err) === 404 || statusOf(err) === 410) return undefined;
@@ -235,9 +237,9 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       return branch === undefined ? null : `branch ${branch} exists for it`;
     },
 
-    async botComments(n, count) {
+    async botComments(n, fresh) {
       const cached = comments.get(n);
-      if (cached !== undefined && cached.count === count) return cached.found;
+      if (cached !== undefined && !fresh) return cached;
       const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: n, per_page: 100 });
       const found: { -readonly [K in keyof BotComments]: BotComments[K] } = {};
       for (const c of all) {
@@ -248,7 +250,7 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
           found.snapshot = parsed.ok ? { id: c.id, hash: parsed.snapshot.hash } : { id: c.id, hash: "" };
         } else if (isStatusComment(body) && found.status === undefined) found.status = { id: c.id, body };
       }
-      if (Number.isFinite(count)) comments.set(n, { count, found });
+      comments.set(n, found);
       return found;
     },
 
@@ -262,13 +264,26 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
     },
 
     async comment(n, body) {
-      comments.delete(n);
-      return (await octokit.rest.issues.createComment({ owner, repo, issue_number: n, body })).data.id;
+      const id = (await octokit.rest.issues.createComment({ owner, repo, issue_number: n, body })).data.id;
+      // Known without reading it back: the next status update edits it, the next snapshot check sees it.
+      const known = comments.get(n) ?? {};
+      if (isStatusComment(body) && known.status === undefined) comments.set(n, { ...known, status: { id, body } });
+      else if (isSnapshotComment(body)) {
+        const parsed = parseSnapshotComment(body, `comment ${id}`);
+        comments.set(n, { ...known, snapshot: { id, hash: parsed.ok ? parsed.snapshot.hash : "" } });
+      }
+      return id;
     },
 
     async updateComment(id, body) {
-      await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body });
-      for (const entry of comments.values()) if (entry.found.status?.id === id) (entry.found as { status?: BotComments["status"] }).status = { id, body };
+      try {
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body });
+      } catch (err) {
+        // Someone deleted it: forget it, so the next read finds what is there.
+        if (statusOf(err) === 404) for (const [n, known] of comments) if (known.status?.id === id) comments.delete(n);
+        throw err;
+      }
+      for (const [n, known] of comments) if (known.status?.id === id) comments.set(n, { ...known, status: { id, body } });
     },
 
     async closeIssue(n) {

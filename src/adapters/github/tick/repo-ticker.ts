@@ -242,7 +242,7 @@ export class RepoTicker {
   /** Puts the status comment and the labels in line with a record this ticker just wrote. */
   private async mirror(config: BosunConfig, n: number, record: ClaimRecord, extras: StatusExtras): Promise<void> {
     const body = renderStatusComment(record, extras);
-    const comments = await this.github.botComments(n, Number.NaN);
+    const comments = await this.github.botComments(n, false);
     if (comments.status !== undefined && comments.status.body.trim() !== body.trim()) await this.github.updateComment(comments.status.id, body);
     const issue = await this.github.issue(n);
     if (issue === undefined) return;

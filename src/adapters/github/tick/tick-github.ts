@@ -73,8 +73,11 @@ export interface TickReads {
   gateVerdict(sha: string): Promise<GateFact | undefined>;
   /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
   evidence(n: number, neverClaimed: boolean): Promise<string | null>;
-  /** Bosun's snapshot and status comments on the issue. */
-  botComments(n: number, commentCount: number): Promise<BotComments>;
+  /**
+   * Bosun's snapshot and status comments on the issue: `fresh` reads them now (before creating
+   * one, the guard against a second); otherwise what this process last read or wrote will do.
+   */
+  botComments(n: number, fresh: boolean): Promise<BotComments>;
   /** Pull requests or branches changed (a webhook said so): list them again next time. */
   invalidate(what: "pulls" | "branches" | "gates"): void;
 }

@@ -1,0 +1,174 @@
+/**
+ * `npm run bench -- api-economy`: the App's GitHub requests per item over an item's whole life
+ * (docs/lifecycle.md: approval → snapshot → claim → dispatch → the work run's landing → PR open →
+ * the gate's verdict → merge → done), and the cost of an idle tick (issue 24; targets in DESIGN.md,
+ * "Benchmarks").
+ *
+ * Replicas tick on a timer (ECONOMY_TICK_S, default 5 s of the fake's clock), each in turn, as the
+ * App's `BOSUN_TICK_EVERY` sweep would. Webhooks do not trigger ticks here (they only bring the same
+ * tick sooner); what they tell every replica is played: a pull request opened or merged drops the
+ * pull request listing, a check run drops the gate verdicts (register-scheduler.ts). Between ticks the world plays what is not the App: the maintainer approves, each run
+ * the App dispatched does what the shipped work workflow's land job does (its pull request
+ * opened, its landing recorded in the claim record through the same ticker code, the run
+ * completed), the gate posts its verdict as the App, and the maintainer merges. Only the requests
+ * made during the replicas' ticks are the App's: `requests_per_item` (304s included),
+ * `requests_per_item_non_304`, `content_creating_per_item` (the secondary limit's kind). The work
+ * workflow's own requests are reported beside them. `idle_tick_*`: one replica's tick on an
+ * unchanged repository after the last item is done.
+ * Env: ECONOMY_ITEMS (60), ECONOMY_POOL (4), ECONOMY_REPLICAS (1; 3 for the fleet figure),
+ * ECONOMY_TICK_S (5), ECONOMY_COLD (0; 1: every tick a fresh process, as each run of the Action's
+ * `schedule` mode). Measures; never fails a build.
+ */
+import { MemoryJournal } from "../src/adapters/memory/memory-journal.js";
+import { RepoTicker } from "../src/adapters/github/tick/repo-ticker.js";
+import { renderGateCheckMarker } from "../src/core/journal/gate-check-marker.js";
+import type { RequestLogEntry } from "../test/fake-github/accounting.js";
+import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/scheduler-fixture.js";
+import { createTestOctokit } from "../test/fake-github/test-octokit.js";
+import { parseClaimMessage } from "../src/core/claims/claim-record.js";
+
+const num = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? "");
+  return process.env[name] !== undefined && Number.isFinite(value) ? value : fallback;
+};
+const items = num("ECONOMY_ITEMS", 60);
+const poolSize = num("ECONOMY_POOL", 4);
+const replicas = Math.max(1, num("ECONOMY_REPLICAS", 1));
+const tickMs = num("ECONOMY_TICK_S", 5) * 1000;
+const cold = num("ECONOMY_COLD", 0) !== 0;
+
+const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 30m\n`;
+const f = await schedulerFixture(configYaml);
+try {
+  f.fake.setFile(REPO, "main", ".github/bosun.yml", configYaml);
+  const numbers: number[] = [];
+  for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
+  const journal = new MemoryJournal();
+  const newTicker = (holder: string): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal });
+  const fleet = Array.from({ length: replicas }, (_, i) => newTicker(`replica-${i}`));
+  // The work workflow's land job: its own process, with the App's token.
+  const landJob = newTicker("work-land");
+  let turn = 0;
+  const appLog: RequestLogEntry[] = [];
+  let ticks = 0;
+  const tick = async (): Promise<boolean> => {
+    const ticker = cold ? newTicker(`action-${turn}`) : (fleet[turn % fleet.length] as RepoTicker);
+    turn++;
+    ticks++;
+    const from = f.fake.accounting.log.length;
+    const report = await ticker.tick(f.config);
+    appLog.push(...f.fake.accounting.log.slice(from));
+    return report.view.idle;
+  };
+
+  const recordOf = (n: number) => {
+    const ref = `refs/bosun/claims/${n}`;
+    const sha = f.fake.repo(REPO).refs.get(ref);
+    return sha === undefined ? undefined : parseClaimMessage(f.fake.repo(REPO).commits.get(sha)?.message ?? "", ref);
+  };
+  const workLog: RequestLogEntry[] = [];
+  /** The webhooks of what happened, as every replica hears them: they only drop caches. */
+  const heard = (what: "pulls" | "gates"): void => {
+    for (const t of fleet) t.invalidate(what);
+  };
+  /** What happens between ticks that is not the App: runs land, the gate judges, the maintainer merges. */
+  const world = async (): Promise<void> => {
+    const from = f.fake.accounting.log.length;
+    for (const run of [...f.fake.repo(REPO).workflowRuns.values()].filter((r) => r.status !== "completed")) {
+      const n = Number(run.inputs["item"]);
+      const epoch = Number(run.inputs["epoch"]);
+      const held = await landJob.heldItem(f.config, n, epoch, String(run.inputs["brief_hash"]));
+      if (held.ok) {
+        const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]", files: [{ filename: "src/a.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -0,0 +1 @@\n+x" }] });
+        await landJob.landRun(f.config, n, held.token, { kind: "done" }, { evidence: { command: "agent", exit: 0, lines: [] }, cost: { wall_clock_s: 60 }, pull: pull.number, run: run.id });
+        heard("pulls");
+      }
+      f.fake.completeWorkflowRun(REPO, run.id, "success");
+    }
+    for (const n of numbers) {
+      const r = recordOf(n);
+      if (r?.state !== "review" || r.pull === undefined) continue;
+      const pull = f.fake.repo(REPO).pulls.get(r.pull);
+      if (pull === undefined) continue;
+      const repo = f.fake.repo(REPO);
+      const judged = [...repo.checkRuns.values()].some((c) => c.headSha === pull.headSha && c.name === "bosun/gate");
+      if (!judged) {
+        // The gate workflow posts its verdict as the App (its requests are the gate's, not counted here).
+        const id = f.fake.state.nextId++;
+        heard("gates");
+        repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary: `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
+      } else if (!pull.merged) {
+        // The maintainer merges what passed (played on the fake's state: the merge is not the App's).
+        heard("pulls");
+        pull.merged = true;
+        pull.mergedAt = f.clock.now();
+        pull.mergeCommitSha = pull.headSha;
+        const issue = repo.issues.get(pull.number);
+        if (issue !== undefined) issue.state = "closed";
+        const item = repo.issues.get(n);
+        if (item !== undefined) {
+          item.state = "closed";
+          item.stateReason = "completed";
+        }
+      }
+    }
+    workLog.push(...f.fake.accounting.log.slice(from));
+  };
+
+  let idle = false;
+  for (let guard = 0; guard < items * 40 && !idle; guard++) {
+    idle = (await tick()) && numbers.every((n) => recordOf(n)?.state === "settled");
+    await world();
+    f.clock.advance(tickMs / replicas);
+  }
+  const done = numbers.filter((n) => recordOf(n)?.state === "settled" && recordOf(n)?.outcome?.ok === true).length;
+
+  // Idle: the repository unchanged since the last tick.
+  for (let i = 0; i < replicas; i++) {
+    f.clock.advance(tickMs);
+    await tick();
+  }
+  f.clock.advance(tickMs);
+  const from = f.fake.accounting.log.length;
+  await (fleet[0] as RepoTicker).tick(f.config);
+  const idleTick = f.fake.accounting.log.slice(from);
+
+  const perItem = (n: number): number => Number((n / items).toFixed(2));
+  const table = (log: readonly RequestLogEntry[], divisor: number): string[] => {
+    const by = new Map<string, { n: number; s304: number; create: number }>();
+    for (const e of log) {
+      const k = `${e.route ?? e.path}`;
+      const row = by.get(k) ?? { n: 0, s304: 0, create: 0 };
+      row.n++;
+      if (e.status === 304) row.s304++;
+      if (e.kind === "create") row.create++;
+      by.set(k, row);
+    }
+    return [...by].sort((a, b) => b[1].n - a[1].n).map(([k, r]) => `  ${(r.n / divisor).toFixed(2).padStart(6)}  (304: ${(r.s304 / divisor).toFixed(2)}, content-creating: ${(r.create / divisor).toFixed(2)})  ${k}`);
+  };
+  const non304 = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.status !== 304).length;
+  const creating = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.kind === "create").length;
+  console.log(`${items} items, pool ${poolSize}, ${cold ? "a fresh process per tick (the Action's schedule mode)" : `${replicas} replica(s)`}, a tick every ${tickMs / 1000}s, ${ticks} ticks; done ${done}`);
+  console.log(`the App's requests per item, by endpoint (total ${appLog.length}, 304s ${appLog.length - non304(appLog)}, content-creating ${creating(appLog)}):`);
+  for (const line of table(appLog, items)) console.log(line);
+  console.log(`the work workflow's land job, per item (not the App's): ${perItem(workLog.length)} requests, ${perItem(creating(workLog))} content-creating`);
+  console.log("idle tick:");
+  for (const line of table(idleTick, 1)) console.log(line);
+  console.log(
+    JSON.stringify({
+      items,
+      replicas: cold ? "cold (Action schedule runs)" : replicas,
+      tick_s: tickMs / 1000,
+      requests_per_item: perItem(appLog.length),
+      requests_per_item_non_304: perItem(non304(appLog)),
+      content_creating_per_item: perItem(creating(appLog)),
+      land_job_requests_per_item: perItem(workLog.length),
+      idle_tick_requests_total: idleTick.length,
+      idle_tick_requests_non_304: non304(idleTick),
+      done,
+      ticks,
+    }),
+  );
+} finally {
+  await f.fake.close();
+}
