@@ -3,8 +3,9 @@ import { createPrivateKey } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNodeMiddleware, createProbot } from "probot";
+import { createNodeMiddleware, createProbot, type Logger } from "probot";
 import { bosunApp } from "./app.js";
+import { guardWebhookRequest } from "./guard-webhook-request.js";
 import { parseDuration } from "../core/brief/duration.js";
 
 /** The process environment, or a literal in tests: the only place Bosun's app reads it. */
@@ -28,14 +29,14 @@ export class AppEnvError extends Error {
  * often every installed repository is reconciled, default 5m); plus `BOSUN_API_URL` to
  * point at any REST base URL (a GHE API path, or a fake GitHub in tests).
  */
-export async function startAppServer(env: AppEnv, options: { readonly announce?: (line: string) => void } = {}): Promise<AppServer> {
+export async function startAppServer(env: AppEnv, options: { readonly announce?: (line: string) => void; /** Instead of Probot's own (tests). */ readonly log?: Logger } = {}): Promise<AppServer> {
   const missing = ["APP_ID", "WEBHOOK_SECRET"].filter((k) => (env[k] ?? "") === "");
   if ((env.PRIVATE_KEY ?? "") === "" && (env.PRIVATE_KEY_PATH ?? "") === "") missing.push("PRIVATE_KEY (or PRIVATE_KEY_PATH)");
   if (missing.length > 0) throw new AppEnvError(`missing environment: ${missing.join(", ")} (see docs/app.md)`);
   if (!/^\d+$/.test(env.APP_ID ?? "")) throw new AppEnvError("APP_ID must be the app's numeric id (the App ID on the app's settings page), not its name or client id");
   const privateKey = await readPrivateKey(env);
   const baseUrl = env.BOSUN_API_URL;
-  const probot = createProbot({ env: { ...env, PRIVATE_KEY: privateKey, PRIVATE_KEY_PATH: undefined }, overrides: baseUrl === undefined || baseUrl === "" ? {} : { baseUrl } });
+  const probot = createProbot({ env: { ...env, PRIVATE_KEY: privateKey, PRIVATE_KEY_PATH: undefined }, overrides: { ...(baseUrl === undefined || baseUrl === "" ? {} : { baseUrl }), ...(options.log === undefined ? {} : { log: options.log }) } });
   await checkCredentials(probot, env.APP_ID ?? "");
   const webhooksPath = env.WEBHOOK_PATH ?? "/api/github/webhooks";
   // Webhooks can be lost and leases run out silently: a timed sweep ticks every repository anyway.
@@ -50,9 +51,19 @@ export async function startAppServer(env: AppEnv, options: { readonly announce?:
       res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
       return;
     }
-    void middleware(req, res, () => {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
-    });
+    const next = (): void => void res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+    if (req.method === "POST" && (req.url ?? "").split("?")[0] === webhooksPath) {
+      // Bounded and signed before the webhooks middleware sees it: that one buffers any body,
+      // and logged a whole unsigned one with its error.
+      void guardWebhookRequest(req, res, env.WEBHOOK_SECRET ?? "", (line) => probot.log.warn(line)).then((body) => {
+        if (body === undefined) return;
+        // The middleware takes a body already read as a string (@octokit/webhooks getPayload).
+        Object.assign(req, { body });
+        void middleware(req, res, next);
+      });
+      return;
+    }
+    void middleware(req, res, next);
   });
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? "0.0.0.0";

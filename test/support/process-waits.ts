@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 
-/** Polls `check` every 25 ms until it holds; throws after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+/**
+ * Polls `check` every 25 ms until it holds; throws after `ms`. The default is long on purpose:
+ * it bounds a hang, it does not time anything, and a busy machine can take seconds to start a process.
+ */
+export async function waitFor(check: () => boolean, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out waiting");

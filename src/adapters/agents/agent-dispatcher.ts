@@ -1,9 +1,11 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
 import type { RunCost } from "../../core/journal/journal-event.js";
+import { checkRunCost } from "../../core/journal/run-cost.js";
+import { maskRunResult } from "../../core/redact/mask-run-result.js";
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { compileAllowedPaths } from "../../core/gate/compile-allowed-paths.js";
 import { agentEnv } from "../../core/agents/agent-env.js";
@@ -12,9 +14,10 @@ import { combineStops } from "../../core/agents/combine-stops.js";
 import type { PromptTarget } from "../../core/agents/render-brief-prompt.js";
 import { renderBriefPrompt } from "../../core/agents/render-brief-prompt.js";
 import { shellQuote } from "../../core/agents/shell-quote.js";
-import { parseStop } from "../../core/stop/parse-stop.js";
 import { failed, outOfBudget } from "../../core/stop/stop.js";
 import { runGit } from "../local/run-git.js";
+import { readBoundedFile } from "../local/read-bounded-file.js";
+import { readResultFile } from "../local/read-result-file.js";
 import { runShell } from "../local/run-shell.js";
 
 export interface AgentDispatcherOptions {
@@ -39,7 +42,9 @@ export interface AgentDispatcherOptions {
 export function agentDispatcher(options: AgentDispatcherOptions) {
   const { preset } = options;
   // Only the epoch is read: the agent job holds no claim, just the epoch it was dispatched with.
-  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+  // Whatever the agent says (its final message becomes the stop reason) is masked once, here.
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal), options.secrets);
+  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> {
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
     await mkdir(runDir, { recursive: true });
     const briefPath = join(runDir, "brief.json");
@@ -67,19 +72,27 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
     const started = Date.now();
     const run = await runShell({ command, cwd: options.cwd, env, timeoutMs: brief.budget.wall_clock * 1000, signal, dieWithParent: true });
     const wallClock = Math.round((Date.now() - started) / 10) / 100;
-    const stdout = await readText(stdoutPath);
-    const stderr = await readText(stderrPath);
+    // Read back through the reader that never blocks: the agent can leave a FIFO or a device there.
+    const out = readAgentOutput(stdoutPath);
+    const err = readAgentOutput(stderrPath);
+    const { text: stdout } = out;
+    const { text: stderr } = err;
     const report = preset.readOutput({ stdout, stderr, exit: run.exit });
-    const cost: RunCost = { wall_clock_s: wallClock, ...(report.tokens === undefined ? {} : { tokens: report.tokens }), ...(report.usd === undefined ? {} : { usd: report.usd }) };
+    // Checked as every cost is: a preset's 1e999 or an overflowing token sum is left out and said.
+    const checked = checkRunCost({ wall_clock_s: wallClock, ...(report.tokens === undefined ? {} : { tokens: report.tokens }), ...(report.usd === undefined ? {} : { usd: report.usd }) });
+    const cost: RunCost = checked.cost;
     // Masked whole before it is cut into lines: a multi-line secret (a private key) matches no single line.
     const tail = redact(stderr).replace(/\s+$/, "").split("\n").filter((l) => l !== "").slice(-15);
-    const evidence = { command: redact(shown), exit: run.exit, lines: [redact(report.summary), ...tail] };
+    const unread = [out.problem, err.problem].filter((p): p is string => p !== undefined);
+    const evidence = { command: redact(shown), exit: run.exit, lines: [redact(report.summary), ...tail, ...unread, ...(checked.problem === undefined ? [] : [`${preset.name} reported ${checked.problem}`])] };
     if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };
+    // Its structured output could not be read: what it says of its stop is unknown.
+    if (out.problem !== undefined && out.cut !== true) return { stop: failed("unclassified", out.problem), evidence, cost };
     if (run.exit === 127 && stdout === "") return { stop: failed("unclassified", `${invocation.executable}: not found on PATH`), evidence, cost };
-    return { stop: combineStops(report.stop, await readResult(resultPath), preset.explicitFinish), evidence, cost };
-  };
+    return { stop: combineStops(report.stop, readResultFile(resultPath)?.stop, preset.explicitFinish), evidence, cost };
+  }
 }
 
 /** The tracked files the brief allows (aider's file list); none outside a git work tree. */
@@ -90,24 +103,14 @@ async function allowedFiles(brief: Brief, cwd: string): Promise<string[]> {
   return listed.stdout.split("\0").filter((p) => p !== "" && allowed.allows(p));
 }
 
-async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch {
-    return "";
-  }
-}
+/** The most of an agent's stdout or stderr that is read: the end, where its final report is. */
+export const MAX_AGENT_OUTPUT_BYTES = 16 * 1024 * 1024;
 
-async function readResult(path: string): Promise<ReturnType<typeof parseStop> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    return parseStop(JSON.parse(text));
-  } catch (err) {
-    return { ok: false, problem: `not JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
+/** An agent's output file, or "" and what kept it from being read whole. */
+function readAgentOutput(path: string): { text: string; problem?: string; cut?: true } {
+  const read = readBoundedFile(path, { most: MAX_AGENT_OUTPUT_BYTES, symlinks: "refuse", over: "tail" });
+  const name = basename(path);
+  if (!read.ok) return read.missing ? { text: "" } : { text: "", problem: `${name}: ${read.problem}` };
+  if (read.skipped > 0) return { text: read.text, problem: `${name}: only its last ${MAX_AGENT_OUTPUT_BYTES} bytes were read, ${read.skipped} before them were not`, cut: true };
+  return { text: read.text };
 }

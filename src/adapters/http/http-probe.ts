@@ -19,6 +19,31 @@ export interface HttpProbeOptions {
   readonly allowRedirectTo?: readonly string[];
 }
 
+/**
+ * The most of a response body a probe reads, counted after decoding (gzip, br): a version is a
+ * short field; a 1 GB body once took 2.2 GB of memory, and a gzip bomb inflates without end.
+ */
+export const MAX_PROBE_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, or undefined (and the rest left unread) past `most` bytes. */
+async function readBoundedBody(res: Response, most: number): Promise<string | undefined> {
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > most) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** Hops a probe follows before it calls the target unreachable. */
 export const MAX_REDIRECTS = 5;
 
@@ -66,8 +91,9 @@ export function createHttpProbe(options: HttpProbeOptions): Probe {
         }
         at = next.toString();
       }
-      const body = await res.text();
       const status = `HTTP ${res.status}`;
+      const body = await readBoundedBody(res, MAX_PROBE_BODY_BYTES);
+      if (body === undefined) return failure("body-too-large", `${status} with a body of more than ${MAX_PROBE_BODY_BYTES} bytes${res.headers.get("content-encoding") === null ? "" : " (decoded)"}: not read further (a version is a short field)`);
       if (res.status < 200 || res.status > 299) {
         return failure("http-status", `${status}${res.statusText === "" ? "" : ` ${res.statusText}`}`);
       }

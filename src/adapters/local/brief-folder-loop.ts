@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
+import { briefHash } from "../../core/brief/parse-brief.js";
 import { workItemsFromBriefs } from "../../core/brief/work-items-from-briefs.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { EngineLoop, IdleSummary, Landing, RunResult } from "../../core/engine/engine-loop.js";
@@ -37,6 +38,9 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
   readonly removed = new Set<string>();
   private reported = new Set<string>();
   private paths = new Map<string, string>();
+  /** The latest brief read for each claim key, and hashes computed once per brief read. */
+  private byKey = new Map<string, Brief>();
+  private hashes = new WeakMap<Brief, string>();
   private readonly writing = new Set<Promise<void>>();
 
   constructor(private readonly options: BriefFolderLoopOptions) {}
@@ -51,6 +55,7 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
       return [];
     }
     for (const [id, path] of folder.paths) this.paths.set(id, path);
+    for (const queued of folder.briefs) this.byKey.set(queued.brief.claim_key, queued.brief);
     const fresh = folder.invalid.filter((id) => !this.reported.has(id));
     for (const id of folder.invalid) this.invalid.add(id);
     if (fresh.length > 0) {
@@ -58,6 +63,15 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
       this.options.onInvalid?.({ ...folder, invalid: fresh });
     }
     return workItemsFromBriefs(folder.briefs);
+  }
+
+  /** The hash of the brief read for a claim key (what the claim store records), if one was read. */
+  contentOf(claimKey: string): string | undefined {
+    const brief = this.byKey.get(claimKey);
+    if (brief === undefined) return undefined;
+    let hash = this.hashes.get(brief);
+    if (hash === undefined) this.hashes.set(brief, (hash = briefHash(brief)));
+    return hash;
   }
 
   tierPolicy(item: WorkItem<Brief>): string {

@@ -11,6 +11,8 @@ export interface ClaimFile {
   readonly holder: string;
   readonly epoch: number;
   readonly leaseMs: number;
+  /** The hash of the brief this claim is for (`sha256:…`), when the claimer knows it. */
+  readonly hash?: string;
 }
 
 /** A claim read back, with its lease end. */

@@ -6,6 +6,9 @@ import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readJso
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 
+/** Starts the outcome (and a denial's detail) of a key settled for other content than the claimer's. */
+export const SETTLED_FOR_ANOTHER_BRIEF = "settled for another brief";
+
 /**
  * Claims on the local file system, safe across processes sharing one state folder.
  *
@@ -35,14 +38,23 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
    */
   private readonly liveUntil = new Map<string, number>();
 
-  constructor(stateDir: string) {
+  /**
+   * `contentOf` names the content each key stands for (the brief's hash): it is written in every
+   * claim and settled record, and an outcome settled for other content is not taken as this one's.
+   * Two drains on one state folder with two briefs of one id once saw the second brief "landed ok"
+   * on the first one's outcome, though it never ran.
+   */
+  constructor(
+    stateDir: string,
+    private readonly contentOf: (key: string) => string | undefined = () => undefined,
+  ) {
     this.root = join(stateDir, "claims");
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
     const dir = this.keyDir(key);
-    const before = this.read(dir);
-    if (before.settled !== undefined) return { granted: false, reason: "not-ready", detail: `settled: ${before.settled.summary}` };
+    const before = this.read(dir, key);
+    if (before.settled !== undefined) return { granted: false, reason: "not-ready", detail: settledDetail(before.settled) };
     if (before.live !== undefined) {
       if (before.live.expiresAt > now) {
         if (before.live.holder === holder) return { granted: true, token: mintClaimToken(view(before.live)) };
@@ -54,17 +66,18 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       return { granted: false, reason: "not-ready", detail: `retry not before ${new Date(before.notBefore).toISOString()}` };
     }
     const epoch = before.epoch + 1;
-    const mine: ClaimFile = { key, holder, epoch, leaseMs };
+    const hash = this.contentOf(key);
+    const mine: ClaimFile = { key, holder, epoch, leaseMs, ...(hash === undefined ? {} : { hash }) };
     if (!(this.createExclusive(join(dir, "claim"), JSON.stringify(mine), now))) {
       const live = (this.read(dir)).live;
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
     }
     // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
-    const after = this.read(dir);
+    const after = this.read(dir, key);
     if (after.settled !== undefined || after.historyEpoch >= epoch) {
       this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
       return after.settled !== undefined
-        ? { granted: false, reason: "not-ready", detail: `settled: ${after.settled.summary}` }
+        ? { granted: false, reason: "not-ready", detail: settledDetail(after.settled) }
         : { granted: false, reason: "held", detail: "a newer epoch exists (lost the race)" };
     }
     this.liveUntil.set(encodeURIComponent(key), now + leaseMs);
@@ -91,7 +104,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     }
     try {
       if (mode.kind === "settle") {
-        const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder };
+        const hash = this.contentOf(token.key);
+        const record = { ...mode.outcome, epoch: token.epoch, holder: token.holder, ...(hash === undefined ? {} : { hash }) };
         if (!(this.createExclusive(join(dir, "settled"), JSON.stringify(record), now))) {
           return { ok: false, reason: "stale", detail: "the item was already settled" };
         }
@@ -149,7 +163,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async inspect(key: string, _now: number): Promise<KeyState> {
-    const state = this.read(this.keyDir(key));
+    const state = this.read(this.keyDir(key), key);
     return {
       epoch: state.epoch,
       ...(state.live === undefined ? {} : { live: view(state.live) }),
@@ -173,8 +187,11 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     return dir;
   }
 
-  /** Reads a key's folder: live claim, settled outcome, highest epoch, retry time. */
-  private read(dir: string): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
+  /**
+   * Reads a key's folder: live claim, settled outcome, highest epoch, retry time. Given the key, an
+   * outcome settled for other content than the key's now is read as a clear failure, not as its own.
+   */
+  private read(dir: string, key?: string): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -189,7 +206,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       if (/^\d+\.released$/.test(name)) lastReleased = Math.max(lastReleased, n);
     }
     const live = names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
-    const settled = names.includes("settled") ? readJson<SettledOutcome>(join(dir, "settled")) : undefined;
+    const recorded = names.includes("settled") ? readJson<SettledOutcome & { hash?: string }>(join(dir, "settled")) : undefined;
+    const settled = recorded === undefined || key === undefined ? recorded : asSettledFor(recorded, this.contentOf(key), dir);
     const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
     return {
       epoch: Math.max(historyEpoch, live?.epoch ?? 0),
@@ -241,4 +259,23 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     quietly(() => unlinkSync(target));
     return false;
   }
+}
+
+/**
+ * A settled record as the content `hash` sees it: its own outcome when written for that content (or
+ * when either side has no hash: records older than hashes, a claimer that knows none), else a
+ * failure for a human that says what happened and how to go on.
+ */
+function asSettledFor(recorded: SettledOutcome & { hash?: string }, hash: string | undefined, dir: string): SettledOutcome {
+  if (recorded.hash === undefined || hash === undefined || recorded.hash === hash) return recorded;
+  return {
+    ok: false,
+    disposition: "human",
+    summary: `${SETTLED_FOR_ANOTHER_BRIEF}: another brief with this claim key settled in ${dir} (${recorded.hash.slice(0, 19)}…, ${recorded.ok ? "ok" : "not ok"}), not this one (${hash.slice(0, 19)}…): not run; give it another id or claim_key, or remove that folder to run it`,
+  };
+}
+
+/** How a denial names a settled key: `settled: <outcome>`, or the whole story when it was another brief. */
+function settledDetail(settled: SettledOutcome): string {
+  return settled.summary.startsWith(SETTLED_FOR_ANOTHER_BRIEF) ? settled.summary : `settled: ${settled.summary}`;
 }

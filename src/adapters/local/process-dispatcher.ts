@@ -1,13 +1,15 @@
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
-import { parseStop } from "../../core/stop/parse-stop.js";
 import { costFromResult } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
+import { maskRunResult } from "../../core/redact/mask-run-result.js";
 import { maskedStream } from "./masked-stream.js";
+import { readResultFile } from "./read-result-file.js";
+import type { OutputCut } from "./output-after-exit.js";
 import { runShell } from "./run-shell.js";
 
 /** Exit code a worker uses for "transient, try again" (EX_TEMPFAIL). */
@@ -41,9 +43,6 @@ function lastLines(text: string): string[] {
   return lines.length === 1 && lines[0] === "" ? [] : lines.slice(-TAIL_LINES);
 }
 
-/** The most of a result file that is read: a stop is a small JSON object. */
-export const MAX_RESULT_BYTES = 1024 * 1024;
-
 /**
  * Runs a worker command for one claimed item (DESIGN.md, `--run CMD`): the brief as JSON in
  * $BOSUN_BRIEF, its stop read from $BOSUN_RESULT when written, else from the exit code
@@ -64,7 +63,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     }
   };
   // Only the epoch of the claim is read: the work mode's agent phase runs with no claim token at all.
-  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => {
+  // Whatever the run says (its result file's reason too) is masked once, here, for every place it is written.
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal), options.secrets);
+  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> {
     if (!known) identity = stateIdentity();
     known = true;
     const before = identity;
@@ -97,7 +98,9 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     };
     // The stream holds back its last characters; when the worker goes quiet, its whole lines go out.
     let quiet: NodeJS.Timeout | undefined;
+    let read = 0;
     const onChunk = (chunk: string): void => {
+      read += chunk.length;
       emit(masked.write(chunk));
       clearTimeout(quiet);
       quiet = setTimeout(() => emit(masked.flushLines()), QUIET_MS);
@@ -115,6 +118,8 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     });
     clearTimeout(quiet);
     emit(masked.end());
+    // A cut log says so where it stops, and the evidence ends with the same line.
+    if (run.outputCut !== undefined) emit(`${shown === "" || shown.endsWith("\n") ? "" : "\n"}${cutLine(run.outputCut, read)}\n`);
     await log.catch((err: unknown) => fault(`cannot write ${logPath}: ${errorText(err)}`));
     const after = stateIdentity();
     if (before !== undefined && after !== before) {
@@ -124,13 +129,15 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     }
     const wallClockMs = performance.now() - started;
     // One read of the result file, by the reader that never blocks: the stop and the cost both come from it.
-    const file = readResult(resultPath);
+    const file = readResultFile(resultPath);
     // The cost rides on every outcome (a failed run was paid for too); a malformed one is said in the evidence.
     const { cost, problem } = costFromResult(file?.json, wallClockMs);
     const evidence = { command: options.command, exit: run.exit, lines: problem === undefined ? lastLines(shown) : [...lastLines(shown), problem] };
     if (run.killedFor === "timeout") return { stop: outOfBudget("wall_clock", `killed after ${brief.budget.wall_clock}s`), evidence, cost };
     if (run.killedFor === "aborted") return { stop: failed("unclassified", "stopped: the claim was lost"), evidence, cost };
     if (run.error !== undefined) return { stop: failed("unclassified", run.error), evidence, cost };
+    // Output was still coming when reading stopped: whatever the worker claims, its evidence is not whole.
+    if (run.outputCut?.lost === true) return { stop: failed("unclassified", `output cut: ${run.outputCut.reason}`), evidence, cost };
     const written = file?.stop;
     if (written !== undefined) {
       if (written.ok) return { stop: written.stop, evidence, cost };
@@ -139,43 +146,12 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     if (run.exit === 0) return { stop: done(), evidence, cost };
     if (run.exit === EXIT_RETRY) return { stop: failed("retry", `exit ${EXIT_RETRY} (transient)`), evidence, cost };
     return { stop: failed("unclassified", run.exit === null ? `ended by ${run.signal ?? "a signal"}` : `exit ${run.exit}`), evidence, cost };
-  };
+  }
 }
 
-/**
- * Reads the worker's result file without ever blocking: opened non-blocking and refused unless it
- * is a regular file (a FIFO at $BOSUN_RESULT once blocked the drain forever, SIGTERM included; a
- * device or a folder is no stop either), and at most MAX_RESULT_BYTES are read.
- */
-function readResult(path: string): { stop: ReturnType<typeof parseStop>; json?: unknown } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    return { stop: { ok: false, problem: code === "ELOOP" ? "a symbolic link, not a regular file" : `unreadable (${code ?? errorText(err)})` } };
-  }
-  let text: string;
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { stop: { ok: false, problem: `${st.isFIFO() ? "a FIFO" : st.isDirectory() ? "a folder" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "a special file"}, not a regular file` } };
-    if (st.size > MAX_RESULT_BYTES) return { stop: { ok: false, problem: `${st.size} bytes; a stop is at most ${MAX_RESULT_BYTES}` } };
-    const buffer = Buffer.alloc(st.size);
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
-    text = buffer.subarray(0, bytesRead).toString("utf8");
-  } catch (err) {
-    return { stop: { ok: false, problem: `unreadable (${errorText(err)})` } };
-  } finally {
-    closeSync(fd);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { stop: { ok: false, problem: `not JSON (${err instanceof Error ? err.message : String(err)})` } };
-  }
-  return { stop: parseStop(json), json };
+/** The line a cut output log ends with: where (characters read) and why. */
+export function cutLine(cut: OutputCut, read: number): string {
+  return `[bosun] output ${cut.lost ? "cut" : "ends"} here, after ${read} characters: ${cut.reason}`;
 }
 
 function errorText(err: unknown): string {

@@ -1,9 +1,9 @@
-import { constants } from "node:fs";
-import { open, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { BriefProblem } from "../../core/brief/brief.js";
 import type { QueuedBrief } from "../../core/brief/work-items-from-briefs.js";
 import { MAX_BRIEF_BYTES, parseBriefYaml } from "../../core/brief/parse-brief.js";
+import { readBoundedFile } from "./read-bounded-file.js";
 
 export interface BriefFolder {
   readonly briefs: readonly QueuedBrief[];
@@ -59,7 +59,7 @@ export async function readBriefFolder(dir: string): Promise<BriefFolder> {
   const invalid: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const file = await readBriefFile(path);
+    const file = readBriefFile(path);
     if (!file.ok) {
       problems.push({ source: path, field: "(file)", message: file.problem });
       invalid.push(name.replace(/\.ya?ml$/, ""));
@@ -92,34 +92,15 @@ export async function readBriefFolder(dir: string): Promise<BriefFolder> {
   return { briefs: valid, problems, invalid: [...invalid, ...bad], paths: new Map(valid.map((q) => [q.brief.id, paths.get(q) ?? ""])) };
 }
 
-/**
- * Reads one brief file without ever blocking: opened non-blocking (a FIFO named `x.yml` would
- * otherwise wait for a writer forever), then refused unless it is a regular file of at most
- * MAX_BRIEF_BYTES (one byte more is read, so an over-long brief is still named as such).
- */
-async function readBriefFile(path: string): Promise<{ ok: true; text: string; mtimeMs: number } | { ok: false; problem: string }> {
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    return { ok: false, problem: unreadable(err) };
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) return { ok: false, problem: `cannot read: ${st.isDirectory() ? "a folder" : st.isFIFO() ? "a FIFO" : "a special file"}, not a regular file` };
-    const buffer = Buffer.alloc(Math.min(st.size, MAX_BRIEF_BYTES) + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > MAX_BRIEF_BYTES) return { ok: false, problem: `the brief is more than ${MAX_BRIEF_BYTES} bytes; at most ${MAX_BRIEF_BYTES} are read` };
-    return { ok: true, text: buffer.subarray(0, bytesRead).toString("utf8"), mtimeMs: st.mtimeMs };
-  } catch (err) {
-    return { ok: false, problem: unreadable(err) };
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+/** Reads one brief file through the reader that never blocks (a FIFO named `x.yml` waited for a writer forever). */
+function readBriefFile(path: string): { ok: true; text: string; mtimeMs: number } | { ok: false; problem: string } {
+  const read = readBoundedFile(path, { most: MAX_BRIEF_BYTES, symlinks: "follow" });
+  if (read.ok) return read;
+  if (read.code === "special") return { ok: false, problem: `cannot read: ${read.problem}` };
+  if (read.code === "too-long") return { ok: false, problem: `the brief is ${read.problem}` };
+  return { ok: false, problem: unreadable(read.code) };
 }
 
-function unreadable(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === undefined) return `cannot read: ${err instanceof Error ? err.message : String(err)}`;
+function unreadable(code: string): string {
   return `cannot read: ${code}${WHY[code] === undefined ? "" : ` (${WHY[code]})`}`;
 }

@@ -1,8 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { importBeadsCsv } from "../../core/replay/import-beads-csv.js";
 import { importBeadsJsonl } from "../../core/replay/import-beads-jsonl.js";
 import { importJournal } from "../../core/replay/import-journal.js";
 import type { ImportResult } from "../../core/replay/trace.js";
+import { readBoundedFile } from "./read-bounded-file.js";
+
+/** The largest trace read: a little under the longest string this runtime can hold. */
+export const MAX_TRACE_BYTES = 500 * 1024 * 1024;
 
 /** Which importer reads a text: CSV by extension, JSONL by what its first line holds. */
 export function importTraceText(text: string, name: string): ImportResult {
@@ -16,6 +19,9 @@ export function importTraceText(text: string, name: string): ImportResult {
 }
 
 /** Reads a trace file (beads CSV, beads issues.jsonl, or a Bosun journal) and imports it. */
-export async function readTraceFile(path: string, name: string = path): Promise<ImportResult> {
-  return importTraceText(await readFile(path, "utf8"), name);
+export function readTraceFile(path: string, name: string = path): ImportResult | { readonly problem: string } {
+  // Through the reader that never blocks: a FIFO or a device named as a trace is refused.
+  const read = readBoundedFile(path, { most: MAX_TRACE_BYTES, symlinks: "follow" });
+  if (!read.ok) return { problem: read.code === "ENOENT" ? "ENOENT" : read.problem };
+  return importTraceText(read.text, name);
 }

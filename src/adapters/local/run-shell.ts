@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { MAX_DURATION_MS } from "../../core/brief/duration.js";
+import { CUT_FLOOD, CUT_HELD_OPEN, CUT_OVERDUE, LONGEST_AFTER_EXIT_MS, MOST_AFTER_EXIT_BYTES, type OutputCut, QUIET_AFTER_EXIT_MS } from "./output-after-exit.js";
 import { type LaunchedShell, type LaunchHandlers, launchThroughSpawner } from "./worker-spawner.js";
 
 export interface ShellRun {
@@ -13,6 +14,8 @@ export interface ShellRun {
   /** The last output lines (stdout and stderr interleaved), not yet redacted. */
   readonly tail: readonly string[];
   readonly error?: string;
+  /** Output was not read to its end, and why (output-after-exit.ts); the tail ends where it stopped. */
+  readonly outputCut?: OutputCut;
 }
 
 export interface ShellOptions {
@@ -36,13 +39,6 @@ const KEEP_CHARS = 64 * 1024;
 // Between SIGTERM and SIGKILL: time for a worker to write its result file and exit on its own.
 const KILL_GRACE_MS = 2000;
 /**
- * After the shell exits, how long its output pipes may stay open. A command that exits 0 but
- * leaves a background child holding stdout is judged on its exit, not on that child: waiting for
- * `close` once made such a command "time out" after its whole timeout.
- */
-export const OUTPUT_GRACE_MS = 500;
-
-/**
  * Runs a command through `/bin/sh -c` in its own process group. At the timeout, or when the
  * signal aborts, the whole group gets SIGTERM and then SIGKILL, so grandchildren die with it.
  */
@@ -58,13 +54,11 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
     const env = Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined));
     const tail = (): string[] => lastLines(kept, options.tailLines ?? 20);
     let finished = false;
-    let grace: NodeJS.Timeout | undefined;
     let timer: NodeJS.Timeout | undefined;
     const finish = (run: ShellRun): void => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      clearTimeout(grace);
       options.signal?.removeEventListener("abort", onAbort);
       // Whatever the shell left behind in its group goes with it.
       shell.signal("SIGKILL");
@@ -74,19 +68,22 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
     const ended = (exit: number | null, signal: NodeJS.Signals | null, why: ShellRun["killedFor"]): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
     // The verdict as of the exit; the tail is taken at the end, after the output that came later.
     let exited: { exit: number | null; signal: NodeJS.Signals | null; why: ShellRun["killedFor"] } | undefined;
-    const verdict = (): ShellRun => (exited === undefined ? ended(null, null, killedFor) : ended(exited.exit, exited.signal, exited.why));
+    const verdict = (cut: OutputCut | undefined): ShellRun => ({
+      ...(exited === undefined ? ended(null, null, killedFor) : ended(exited.exit, exited.signal, exited.why)),
+      ...(cut === undefined ? {} : { outputCut: cut }),
+    });
     const handlers: LaunchHandlers = {
       onOutput: (chunk) => {
         options.onOutput?.(chunk);
         kept += chunk;
         if (kept.length > KEEP_CHARS * 2) kept = kept.slice(-KEEP_CHARS);
       },
+      // The verdict is the exit; the run ends when its output does, which the launcher bounds
+      // against whatever the command left behind holding its pipes (output-after-exit.ts).
       onExit: (exit, signal) => {
-        // The verdict is the exit; output still in the pipes gets a short, bounded wait.
         exited = { exit, signal, why: killedFor };
-        grace = setTimeout(() => finish(verdict()), OUTPUT_GRACE_MS);
       },
-      onClose: () => finish(verdict()),
+      onClose: (cut) => finish(verdict(cut)),
       onError: (message) => finish({ exit: null, signal: null, tail: tail(), error: message, ...(killedFor === undefined ? {} : { killedFor }) }),
     };
     // A worker (dieWithParent) starts through the spawner: forking this, possibly large, process
@@ -124,21 +121,55 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
     queueMicrotask(() => handlers.onError(`could not start /bin/sh: ${err instanceof Error ? err.message : String(err)}`));
     return { signal: () => undefined, abandon: () => undefined, forget: () => undefined };
   }
+  // After the exit: read on until the pipes close, cut only for what a left-behind process does
+  // (the same rules as the spawner's, output-after-exit.ts).
+  let exited = false;
+  let ended = false;
+  let after = 0;
+  let heard = false;
+  let quiet: NodeJS.Timeout | undefined;
+  let overdue: NodeJS.Timeout | undefined;
+  const endOutput = (cut: OutputCut | undefined): void => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(quiet);
+    clearTimeout(overdue);
+    if (cut !== undefined) for (const stream of [child.stdout, child.stderr]) stream.destroy();
+    handlers.onClose(cut);
+  };
+  const waitQuiet = (): void => {
+    heard = false;
+    // Judged after a poll: output waiting in the pipes while this process was not scheduled counts.
+    quiet = setTimeout(() => setImmediate(() => (heard ? waitQuiet() : endOutput({ reason: CUT_HELD_OPEN, lost: false }))), QUIET_AFTER_EXIT_MS);
+  };
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
     stream.on("data", (b: Buffer) => {
+      if (exited) {
+        heard = true;
+        after += b.length;
+        if (after > MOST_AFTER_EXIT_BYTES) return endOutput({ reason: CUT_FLOOD, lost: true });
+      }
       const text = decoder.write(b);
       if (text !== "") handlers.onOutput(text);
     });
   }
   // ENOENT names /bin/sh even when what is missing is the working folder: say which.
   child.on("error", (err) => handlers.onError(`could not start /bin/sh: ${err.message}${existsSync(cwd) ? "" : ` (the working folder ${cwd} does not exist)`}`));
-  child.on("exit", (exit, signal) => handlers.onExit(exit, signal));
-  child.on("close", () => handlers.onClose());
+  child.on("exit", (exit, signal) => {
+    handlers.onExit(exit, signal);
+    exited = true;
+    waitQuiet();
+    overdue = setTimeout(() => endOutput({ reason: CUT_OVERDUE, lost: true }), LONGEST_AFTER_EXIT_MS);
+  });
+  child.on("close", () => endOutput(undefined));
   return {
     signal: (signal) => signalGroup(child.pid, signal),
     abandon: (after) => handlers.onError(`/bin/sh did not end ${after}`),
     forget: () => {
+      ended = true;
+      clearTimeout(quiet);
+      clearTimeout(overdue);
       child.stdout.destroy();
       child.stderr.destroy();
     },

@@ -1,3 +1,5 @@
+import { CUT_FLOOD, CUT_HELD_OPEN, CUT_OVERDUE, LONGEST_AFTER_EXIT_MS, MOST_AFTER_EXIT_BYTES, QUIET_AFTER_EXIT_MS } from "./output-after-exit.js";
+
 /**
  * The program of the worker spawner, run as `node -e SPAWNER_PROGRAM` with an IPC channel.
  *
@@ -14,7 +16,9 @@
  *   {op:"signal", id, signal}           signal the run's whole process group
  *   {op:"forget", id}                   the parent is done with the run: drop its pipes
  * (messages arrive in order, so a signal sent right after its run finds it started);
- * spawner → parent: {id, out} · {id, exit, signal} · {id, close:true} · {id, error}.
+ * spawner → parent: {id, out} · {id, exit, signal} · {id, close:true, cut?} · {id, error}.
+ * `close` comes after all of a run's output: once its pipes closed, or with `cut` (why reading
+ * stopped) when a process the worker left behind holds them (output-after-exit.ts).
  *
  * A worker must not outlive the holder of its claim, or a reclaimed item would run twice at once:
  * - the drain dies, however (SIGKILL included): the channel disconnects, and the spawner kills
@@ -37,6 +41,12 @@ const { spawn } = require("node:child_process");
 const { StringDecoder } = require("node:string_decoder");
 const fs = require("node:fs");
 const GUARD = ${JSON.stringify(guardScript())};
+const QUIET_AFTER_EXIT_MS = ${QUIET_AFTER_EXIT_MS};
+const MOST_AFTER_EXIT_BYTES = ${MOST_AFTER_EXIT_BYTES};
+const LONGEST_AFTER_EXIT_MS = ${LONGEST_AFTER_EXIT_MS};
+const CUT_HELD_OPEN = ${JSON.stringify(CUT_HELD_OPEN)};
+const CUT_FLOOD = ${JSON.stringify(CUT_FLOOD)};
+const CUT_OVERDUE = ${JSON.stringify(CUT_OVERDUE)};
 const runs = new Map();
 const send = (message) => { if (process.connected) process.send(message); };
 const signalGroup = (pid, signal) => { try { process.kill(-pid, signal); } catch {} };
@@ -120,6 +130,9 @@ process.on("message", (message) => {
   if (run === undefined) return;
   if (message.op === "signal") stopRun(run.pid, message.signal);
   if (message.op === "forget") {
+    run.ended = true;
+    clearTimeout(run.quiet);
+    clearTimeout(run.overdue);
     for (const stream of [run.child.stdout, run.child.stderr]) { paused.delete(stream); stream.destroy(); }
     runs.delete(message.id);
     sweepSoon(run.pid);
@@ -137,16 +150,56 @@ function start({ id, command, cwd, env }) {
   child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message + where() }); });
   if (child.pid === undefined) return;
   // Kept until the parent forgets it: the parent's last word on a run is SIGKILL to its group.
-  runs.set(id, { pid: child.pid, child });
+  const run = { pid: child.pid, child, exited: false, after: 0, heard: false, ended: false, quiet: undefined, overdue: undefined };
+  runs.set(id, run);
   tell("+" + child.pid);
   // One decoder per stream: a chunk may end inside a multi-byte character.
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
-    stream.on("data", (b) => { const out = decoder.write(b); if (out !== "") sendOutput(id, out, stream); });
+    stream.on("data", (b) => {
+      if (run.exited) {
+        run.heard = true;
+        run.after += b.length;
+        if (run.after > MOST_AFTER_EXIT_BYTES) return endOutput(id, run, { reason: CUT_FLOOD, lost: true });
+      }
+      const out = decoder.write(b);
+      if (out !== "") sendOutput(id, out, stream);
+    });
     stream.on("error", () => {});
   }
-  child.on("exit", (exit, signal) => send({ id, exit, signal }));
-  child.on("close", () => send({ id, close: true }));
+  child.on("exit", (exit, signal) => {
+    send({ id, exit, signal });
+    run.exited = true;
+    waitQuiet(id, run);
+    run.overdue = setTimeout(function check() {
+      // Time spent waiting on a slow parent is not the left-behind process's: wait on.
+      if (run.ended) return;
+      if (streamsOf(run).some((s) => s.isPaused())) run.overdue = setTimeout(check, 1000);
+      else endOutput(id, run, { reason: CUT_OVERDUE, lost: true });
+    }, LONGEST_AFTER_EXIT_MS);
+  });
+  child.on("close", () => endOutput(id, run, undefined));
+}
+const streamsOf = (run) => [run.child.stdout, run.child.stderr];
+// After the exit, silence is judged here, beside the pipes, and only after a poll for what is
+// ready in them: timers run before I/O in the event loop, so a spawner that was not scheduled for
+// a while would otherwise find its timer due before reading output that was waiting all along.
+function waitQuiet(id, run) {
+  run.heard = false;
+  run.quiet = setTimeout(() => setImmediate(() => {
+    if (run.ended) return;
+    if (run.heard || streamsOf(run).some((s) => s.isPaused())) return waitQuiet(id, run);
+    endOutput(id, run, { reason: CUT_HELD_OPEN, lost: false });
+  }), QUIET_AFTER_EXIT_MS);
+}
+// The end of a run's output, sent once and after all of it: messages arrive in order.
+function endOutput(id, run, cut) {
+  if (run.ended) return;
+  run.ended = true;
+  clearTimeout(run.quiet);
+  clearTimeout(run.overdue);
+  if (cut !== undefined) for (const stream of streamsOf(run)) { paused.delete(stream); stream.destroy(); }
+  send(cut === undefined ? { id, close: true } : { id, close: true, cut });
 }
 `;
 

@@ -17,7 +17,22 @@ export type DashboardUpsert = (octokit: AppOctokit, repo: RepoRef, body: string)
  */
 export function createDashboardUpsert(botLogin: () => Promise<string>, log?: { warn(obj: object, msg: string): void }): DashboardUpsert {
   const known = new Map<string, { number: number; body: string }>();
-  return async (octokit, repo, body) => {
+  // One write at a time per repository: two writers at once (the intake reporting a broken
+  // configuration, and a tick) both found no dashboard, and each opened and pinned one.
+  const lanes = new Map<string, Promise<unknown>>();
+  return (octokit, repo, body) => {
+    const key = repoKey(repo);
+    const previous = lanes.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(() => write(octokit, repo, body));
+    const lane = mine.catch(() => undefined);
+    lanes.set(key, lane);
+    void lane.then(() => {
+      if (lanes.get(key) === lane) lanes.delete(key);
+    });
+    return mine;
+  };
+
+  async function write(octokit: AppOctokit, repo: RepoRef, body: string): Promise<UpsertResult> {
     const key = repoKey(repo);
     let found = known.get(key);
     if (found === undefined) {
@@ -42,5 +57,5 @@ export function createDashboardUpsert(botLogin: () => Promise<string>, log?: { w
     await octokit.rest.issues.update({ ...repo, issue_number: found.number, body });
     known.set(key, { number: found.number, body });
     return "updated";
-  };
+  }
 }

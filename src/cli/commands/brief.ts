@@ -1,9 +1,9 @@
-import { readFile } from "node:fs/promises";
+import { readBoundedFile } from "../../adapters/local/read-bounded-file.js";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BriefResult } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
-import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
+import { briefHash, MAX_BRIEF_BYTES, parseBriefYaml } from "../../core/brief/parse-brief.js";
 import { parseIssueBody } from "../../core/brief/parse-issue-body.js";
 import { readGuardedYaml } from "../../core/brief/read-guarded-yaml.js";
 import { terminalText } from "../terminal-text.js";
@@ -57,14 +57,18 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     const source = { name: "stdin", defaultId: parsed.values.id ?? "stdin" };
     result = isIssueBody(text) ? parseIssueBody(text, source) : parseBriefYaml(text, source);
   } else {
-    let text: string;
-    try {
-      text = await readFile(resolve(io.cwd, file), "utf8");
-    } catch (err) {
-      io.stderr.write(`bosun brief: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+    // Through the reader that never blocks: a FIFO or /dev/zero named as the brief is refused.
+    // Four times the bound, so an over-long brief is still measured exactly by the parser below.
+    const read = readBoundedFile(resolve(io.cwd, file), { most: 4 * MAX_BRIEF_BYTES, symlinks: "follow" });
+    if (!read.ok && read.code === "too-long") {
+      io.stderr.write(`${terminalText(file)}: (file): the brief is ${read.problem}\n`);
+      return 1;
+    }
+    if (!read.ok) {
+      io.stderr.write(`bosun brief: cannot read ${terminalText(file)}: ${read.problem}\n`);
       return EXIT_USAGE;
     }
-    result = parseBriefYaml(text, { name: file, defaultId: parsed.values.id ?? basename(file).replace(/\.ya?ml$/, "") });
+    result = parseBriefYaml(read.text, { name: file, defaultId: parsed.values.id ?? basename(file).replace(/\.ya?ml$/, "") });
   }
   if (!result.ok) {
     io.stderr.write(`${terminalText(formatProblems(result.problems))}\n`);

@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatConfigProblems } from "../../core/config/format-config-problems.js";
-import { parseConfig } from "../../core/config/parse-config.js";
+import { MAX_CONFIG_BYTES, parseConfig } from "../../core/config/parse-config.js";
+import { readBoundedFile } from "../../adapters/local/read-bounded-file.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 
 import { terminalText } from "../terminal-text.js";
@@ -32,16 +32,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const [sub, file = DEFAULT_FILE, ...extra] = parsed.positionals;
   if (sub !== "check") return usageError(io, "config", sub === undefined ? "say what to do: bosun config check [FILE]" : `unknown subcommand '${sub}' (the one there is: check)`);
   if (extra.length > 0) return usageError(io, "config", `one file at a time, got also '${extra.join(" ")}'`);
-  let text: string;
-  try {
-    text = await readFile(resolve(io.cwd, file), "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : (code ?? String(err));
-    const hint = file === DEFAULT_FILE && code === "ENOENT" ? " (without one the App uses the defaults, which dispatch nothing)" : "";
-    return usageError(io, "config", `cannot read ${file}: ${why}${hint}`);
+  // Through the reader that never blocks: a FIFO named as the file hung here, /dev/zero filled memory.
+  const read = readBoundedFile(resolve(io.cwd, file), { most: MAX_CONFIG_BYTES, symlinks: "follow" });
+  if (!read.ok) {
+    const hint = file === DEFAULT_FILE && read.missing ? " (without one the App uses the defaults, which dispatch nothing)" : "";
+    return usageError(io, "config", `cannot read ${terminalText(file)}: ${read.problem}${hint}`);
   }
-  const result = parseConfig(text);
+  const result = parseConfig(read.text);
   const dispatching = result.ok ? Object.entries(result.config.pools).filter(([, p]) => p.size > 0).map(([name]) => name) : [];
   if (parsed.values.json) {
     io.stdout.write(`${JSON.stringify({ file, valid: result.ok, problems: result.ok ? [] : result.problems, dispatching })}\n`);

@@ -141,8 +141,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       io.stdout.write(`${redactSecrets(asJson ? JSON.stringify(event) : drainLine(event, earlier), secrets)}\n`);
     },
   };
-  const journal = dryRun ? trace : teeJournal(new FileJournal(journalPath, secrets, onFault), trace);
-  const store = dryRun ? new MemoryClaimStore() : new FaultReportingClaimStore(new FileClaimStore(stateDir), onFault);
+  // Appended in batches of at most JOURNAL_BATCH_MS (docs/cli.md says what a crash can lose).
+  const fileJournal = dryRun ? undefined : new FileJournal(journalPath, secrets, onFault, { batchMs: JOURNAL_BATCH_MS });
+  const journal = fileJournal === undefined ? trace : teeJournal(fileJournal, trace);
+  // Every claim record names the brief it is for: another brief with the same id is not this one.
+  const contentOf = (key: string): string | undefined => loopRef.loop?.contentOf(key);
+  const loopRef: { loop?: BriefFolderLoop } = {};
+  const store = dryRun ? new MemoryClaimStore() : new FaultReportingClaimStore(new FileClaimStore(stateDir, contentOf), onFault);
   const claims: ClaimStore = new GuardedClaimStore(store, store);
   const dispatcher: BriefDispatcher = dryRun
     ? async () => ({ stop: done("dry run: nothing was run") })
@@ -156,6 +161,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     onFault,
     onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(terminalText(formatProblems(folder.problems)))}\n`),
   });
+  loopRef.loop = loop;
 
   const engine = new Engine(loop, claims, systemClock, journal, {
     holder,
@@ -182,6 +188,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     summary = await engine.run();
     await loop.flushed();
   } finally {
+    fileJournal?.flush();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
@@ -206,6 +213,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 }
 
 const usageError = (io: CliIo, message: string): number => commandUsageError(io, "drain", message);
+
+/** The longest the drain holds journal events before it appends them in one write. */
+export const JOURNAL_BATCH_MS = 50;
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

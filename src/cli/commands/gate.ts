@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readBoundedFile } from "../../adapters/local/read-bounded-file.js";
 import { basename, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { acceptanceEnv } from "../../adapters/local/acceptance-env.js";
@@ -9,7 +9,7 @@ import { runAcceptance } from "../../adapters/local/run-acceptance.js";
 import { runGit } from "../../adapters/local/run-git.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { formatProblems } from "../../core/brief/brief.js";
-import { briefHash, parseBriefYaml } from "../../core/brief/parse-brief.js";
+import { briefHash, MAX_BRIEF_BYTES, parseBriefYaml } from "../../core/brief/parse-brief.js";
 import type { AcceptanceRun } from "../../core/gate/check-acceptance.js";
 import { checkAcceptance } from "../../core/gate/check-acceptance.js";
 import type { GateVerdict } from "../../core/gate/combine-verdict.js";
@@ -74,14 +74,18 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
     return usageError(io, "gate", "--brief FILE is required");
   }
   const file = resolve(io.cwd, values.brief);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    io.stderr.write(`bosun gate: cannot read ${values.brief}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+  // An empty ref (a CI script's unset variable) once made the diff HEAD...HEAD: nothing changed, pass.
+  for (const [flag, ref] of [["--base", values.base], ["--head", values.head]] as const) {
+    if (ref !== undefined && ref.trim() === "") return usageError(io, "gate", `${flag} is empty; name a commit, branch or tag (an unset variable in a script?)`);
+    if (ref?.startsWith("-") === true) return usageError(io, "gate", `${flag} '${ref}' starts with '-'; name a commit, branch or tag`);
+  }
+  // Through the reader that never blocks: a FIFO or /dev/zero named as the brief is refused.
+  const briefFile = readBoundedFile(file, { most: 4 * MAX_BRIEF_BYTES, symlinks: "follow" });
+  if (!briefFile.ok) {
+    io.stderr.write(`bosun gate: cannot read ${terminalText(values.brief)}: ${briefFile.problem}\n`);
     return EXIT_USAGE;
   }
-  const parsed = parseBriefYaml(text, { name: values.brief, defaultId: basename(file, extname(file)) });
+  const parsed = parseBriefYaml(briefFile.text, { name: values.brief, defaultId: basename(file, extname(file)) });
   if (!parsed.ok) {
     io.stderr.write(`bosun gate: the brief is invalid, nothing was checked:\n${terminalText(formatProblems(parsed.problems))}\n`);
     return GATE_EXIT["could-not-check"];

@@ -88,11 +88,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       imports.push(importBeadsCsv(generateTraceCsv({ items: Number(gen[1]), seed, workers }), `${file} (seed ${seed})`));
       continue;
     }
-    try {
-      imports.push(await readTraceFile(resolve(io.cwd, file), file));
-    } catch (err) {
-      return fail(io, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
+    const read = readTraceFile(resolve(io.cwd, file), file);
+    if ("problem" in read) return fail(io, `cannot read ${file}: ${read.problem}`);
+    imports.push(read);
   }
   const trace = buildTrace(imports, { ...DEFAULT_DURATION_OPTIONS, leadScale });
   const sources: TraceSource[] = imports.map((r) => ({ file: r.source, format: r.format, items: r.items.length }));

@@ -98,6 +98,8 @@ function structureProblem(root: Node | null, where: (node: Node) => string): str
       if (key !== null && !isScalar(key)) {
         return `${where(key)}a key must be a plain value, not ${isAlias(key) ? "an alias" : isMap(key) ? "a mapping" : "a list"}`;
       }
+      // `toJS` turns this key into the object's prototype: the entry (a pool, say) would vanish without a word.
+      if (key !== null && key.value === "__proto__") return `${where(key)}a key named __proto__ cannot be read (JavaScript objects take it as their prototype): use another name`;
     }
     // Pushed in reverse so they are visited in document order: an anchor before its aliases.
     const children = childrenOf(node);

@@ -47,6 +47,25 @@ const hostname = z
   .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i, "must be a host name such as shop.example.com (optionally with :port), no scheme or path")
   .transform((h) => h.toLowerCase());
 
+/**
+ * The most pools (and claim namespaces) a configuration names. Each pool is a label the App
+ * creates and a queue on the dashboard; 3,000 of them was a valid configuration.
+ */
+export const MAX_POOLS = 32;
+
+/**
+ * A record of named entries, at most `most`, read into an object with no prototype: a pool named
+ * `constructor` (any name JavaScript objects already have) is then looked up as itself, never as
+ * what every object inherits. (`__proto__` itself never gets this far: the YAML reader refuses it.)
+ */
+function namedRecord<T extends z.ZodType>(value: T, most: number, what: string) {
+  return z
+    .record(name, value)
+    .meta({ maxProperties: most })
+    .refine((r) => Object.keys(r).length <= most, { message: `at most ${most} ${what}` })
+    .overwrite((r) => Object.assign(Object.create(null) as typeof r, r));
+}
+
 /** `.github/bosun.yml`, validated: every field optional but what a pool must say. */
 export const bosunConfigSchema = z.strictObject({
   policy: z.enum(POLICY_NAMES).default("hybrid"),
@@ -68,13 +87,13 @@ export const bosunConfigSchema = z.strictObject({
     .transform((l) => ({ ...DEFAULT_LABELS, ...Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) }) as typeof DEFAULT_LABELS),
   // Without a configuration nothing is dispatched: briefs are validated and queued, and the
   // dashboard shows them, until a maintainer gives a pool a size and a dispatch kind.
-  pools: z.record(name, poolSchema).default({ default: { size: 0, tier: "standard", dispatch: { kind: "comment" } } }),
+  pools: namedRecord(poolSchema, MAX_POOLS, "pools").prefault({ default: { size: 0, tier: "standard", dispatch: { kind: "comment" } } }),
   claims: z
     .strictObject({
       ref_prefix: z.string().regex(/^refs\/[A-Za-z0-9._/-]+\/$/, "must look like refs/bosun/claims/ (ending in /)").default("refs/bosun/claims/"),
-      namespaces: z.record(name, namespaceSchema).default({}),
+      namespaces: namedRecord(namespaceSchema, MAX_POOLS, "claim namespaces").prefault({}),
     })
-    .default({ ref_prefix: "refs/bosun/claims/", namespaces: {} }),
+    .prefault({}),
   gate: z
     .strictObject({
       sensitive_paths: z.array(z.string().min(1)).default([...DEFAULT_SENSITIVE]),

@@ -10,9 +10,12 @@ export interface ConfigProblem {
 
 export type ConfigResult = { readonly ok: true; readonly config: BosunConfig } | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
 
+/** The largest configuration read (bytes; the text is checked in characters, which are fewer). */
+export const MAX_CONFIG_BYTES = 256 * 1024;
+
 /** Parses `.github/bosun.yml`; an empty file is the defaults. Every problem names its field. */
 export function parseConfig(text: string): ConfigResult {
-  if (text.length > 256 * 1024) return { ok: false, problems: [{ field: "(file)", message: "the configuration is larger than 256 KB" }] };
+  if (text.length > MAX_CONFIG_BYTES) return { ok: false, problems: [{ field: "(file)", message: "the configuration is larger than 256 KB" }] };
   const read = readGuardedYaml(text);
   if (!read.ok) return { ok: false, problems: read.problems.map((p) => ({ field: "(yaml)", message: p.message })) };
   const data: unknown = read.data ?? {};

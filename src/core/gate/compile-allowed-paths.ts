@@ -1,24 +1,55 @@
-import ignore from "ignore";
+import picomatch from "picomatch";
 
-/** The brief's allowed paths, compiled once with gitignore semantics (`!` negates, `dir/` covers a folder). */
+/** The brief's allowed paths, compiled once (`!` takes a path back out, `dir/` covers a folder). */
 export interface AllowedPaths {
   allows(path: string): boolean;
 }
 
+interface Rule {
+  readonly negated: boolean;
+  readonly re: RegExp;
+}
+
 /**
- * Compiles `constraints.paths` with `ignore` (gitignore rules, case-sensitive like git): the same reading a maintainer
- * has of `.gitignore`, so `src/http/**`, `docs/` and `README.md` mean what they mean there.
+ * Compiles `constraints.paths` into the one matcher every face uses (the gate, the agent presets).
+ * Written as `.gitignore` lines are — `src/http/**`, `docs/`, `README.md` (a name without a `/`
+ * matches at any depth), `/x` anchored at the root — and read in order, the LAST pattern that
+ * matches a path deciding: a plain pattern allows it, a `!pattern` takes it back out.
+ *
+ * Unlike git, a `!` pattern takes a path out even when a folder above it was allowed: gitignore
+ * "cannot re-include a file if a parent directory of that file is excluded", which in the brief's
+ * reading let `src/**` with `!src/secret/**` allow a change to `src/secret/k.txt`.
+ * @example compileAllowedPaths(["src/**", "!src/secret/**"]).allows("src/secret/k.txt") === false
  */
 export function compileAllowedPaths(patterns: readonly string[]): AllowedPaths {
-  const rules = ignore({ allowRelativePaths: false, ignorecase: false }).add([...patterns]);
+  const rules = patterns.flatMap(compileRule);
   return {
     allows(path) {
-      // `ignore` throws on paths that are not relative (`/x`, `./x`, ``): such a name is never allowed.
-      try {
-        return rules.ignores(path);
-      } catch {
-        return false;
-      }
+      // Not a path inside the repository (absolute, `./x`, `../x`, empty): never allowed.
+      if (path === "" || path.startsWith("/") || path.split("/").some((part) => part === "." || part === ".." || part === "")) return false;
+      let allowed = false;
+      for (const rule of rules) if (rule.re.test(path)) allowed = !rule.negated;
+      return allowed;
     },
   };
+}
+
+function compileRule(line: string): Rule[] {
+  let pattern = line.trim();
+  // A comment or a blank line, as in .gitignore; `\#` and `\!` stand for the character itself.
+  if (pattern === "" || pattern.startsWith("#")) return [];
+  const negated = pattern.startsWith("!");
+  if (negated) pattern = pattern.slice(1);
+  if (pattern.startsWith("\\#") || pattern.startsWith("\\!")) pattern = pattern.slice(1);
+  const folder = pattern.endsWith("/");
+  pattern = pattern.replace(/\/+$/, "");
+  if (pattern === "") return [];
+  // With a `/` before its end the pattern is anchored at the root; without, it matches at any depth.
+  const anchored = pattern.includes("/");
+  pattern = pattern.replace(/^\/+/, "");
+  const base = anchored ? pattern : `**/${pattern}`;
+  // A pattern that names a folder covers everything in it; `dir/` names only a folder.
+  // (`/**/*`, not `/**`: picomatch lets `x/**` match `x` itself, a file named like the folder.)
+  const globs = folder ? [`${base}/**/*`] : [base, `${base}/**/*`];
+  return [{ negated, re: new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join("|")) }];
 }

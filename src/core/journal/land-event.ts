@@ -1,6 +1,7 @@
 import type { RunResult } from "../engine/engine-loop.js";
 import type { Disposition, Stop } from "../stop/stop.js";
 import type { JournalEvent, JournalStop } from "./journal-event.js";
+import { checkRunCost } from "./run-cost.js";
 
 /** Omit over each member of a union (plain Omit would merge the union's members). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -28,8 +29,16 @@ export function landEvent(item: string, epoch: number, result: RunResult, dispos
     stop: journalStop(result.stop),
     ...(result.stop.kind === "failed" ? { failure: result.stop.failure } : {}),
     disposition,
-    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
-    ...(result.cost === undefined ? {} : { cost: result.cost }),
+    ...evidenceAndCost(result),
   };
+}
+
+/** The evidence and the cost, the cost checked (checkRunCost) and what was left out of it said in the evidence. */
+function evidenceAndCost(result: RunResult): Pick<Extract<JournalEvent, { event: "LAND" }>, "evidence" | "cost"> {
+  if (result.cost === undefined) return result.evidence === undefined ? {} : { evidence: result.evidence };
+  const { cost, problem } = checkRunCost(result.cost);
+  if (problem === undefined) return { ...(result.evidence === undefined ? {} : { evidence: result.evidence }), cost };
+  const evidence = result.evidence ?? { command: "", exit: null, lines: [] };
+  return { evidence: { ...evidence, lines: [...evidence.lines, problem] }, cost };
 }
 

@@ -58,3 +58,30 @@ export function parseRunCost(raw: unknown): RunCost | undefined | { problem: str
   if (!parsed.ok) return { problem: parsed.problem };
   return { wall_clock_s: wall, ...parsed.cost };
 }
+
+/** The longest wall clock a run can have taken: a number past it was not measured. */
+const MOST_WALL_CLOCK_S = 1e7;
+
+/**
+ * The one check every cost passes before it is journalled, on every face: each field that is not
+ * a finite, non-negative, plausible number (a preset's `total_cost_usd: 1e999`, token counts summed
+ * past Number.MAX_VALUE, a malformed count) is left out and named in `problem`, never written as
+ * `null` — which once made `bosun stats` drop the whole run.
+ * @example checkRunCost({ wall_clock_s: 3, usd: Infinity }) // {cost: {wall_clock_s: 3}, problem: "cost.usd: must be a number; not recorded"}
+ */
+export function checkRunCost(cost: RunCost): { cost: RunCost; problem?: string } {
+  const problems: string[] = [];
+  const wall = cost.wall_clock_s;
+  const wallOk = typeof wall === "number" && Number.isFinite(wall) && wall >= 0 && wall <= MOST_WALL_CLOCK_S;
+  if (!wallOk) problems.push("cost.wall_clock_s: must be a number of seconds from 0");
+  const kept: { tokens?: number; usd?: number } = {};
+  for (const field of ["tokens", "usd"] as const) {
+    const value = cost[field];
+    if (value === undefined) continue;
+    const parsed = reportedSchema.shape[field].safeParse(value);
+    if (parsed.success && parsed.data !== undefined) kept[field] = parsed.data;
+    else problems.push(`cost.${field}: ${parsed.success ? "must be a number" : (parsed.error.issues[0]?.message ?? "is not valid")}`);
+  }
+  const checked: RunCost = { wall_clock_s: wallOk ? wall : 0, ...kept };
+  return problems.length === 0 ? { cost: checked } : { cost: checked, problem: `${problems.join("; ")}; not recorded` };
+}

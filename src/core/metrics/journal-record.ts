@@ -60,7 +60,9 @@ const recordSchema = z.discriminatedUnion(
       event: z.literal("LAND"),
       ok: z.boolean(),
       stop: z.looseObject({ kind: z.enum(STOP_KINDS), limit: z.enum(BUDGET_LIMITS).optional() }).optional(),
-      cost: z.looseObject({ tokens: amount.optional(), usd: amount.optional(), wall_clock_s: amount.optional() }).optional(),
+      // Read field by field (pickCost): a cost field nobody could have measured (a `null` an older
+      // Bosun wrote for a non-finite number) is left out, and the run is still counted.
+      cost: z.unknown().optional(),
       fenced: z.string().optional(),
     }),
     z.looseObject({ ...base, event: z.literal("GATE"), verdict: z.enum(["pass", "fail", "could-not-check"]) }),
@@ -106,10 +108,13 @@ function toRecord(data: z.infer<typeof recordSchema>, line: number, t: number): 
   }
 }
 
-function pickCost(cost: { tokens?: number | undefined; usd?: number | undefined; wall_clock_s?: number | undefined }): Cost {
-  return {
-    ...(cost.tokens === undefined ? {} : { tokens: cost.tokens }),
-    ...(cost.usd === undefined ? {} : { usd: cost.usd }),
-    ...(cost.wall_clock_s === undefined ? {} : { wall_clock_s: cost.wall_clock_s }),
-  };
+function pickCost(raw: unknown): Cost {
+  if (raw === null || typeof raw !== "object") return {};
+  const cost = raw as Record<string, unknown>;
+  const kept: { tokens?: number; usd?: number; wall_clock_s?: number } = {};
+  for (const field of ["tokens", "usd", "wall_clock_s"] as const) {
+    const parsed = amount.safeParse(cost[field]);
+    if (parsed.success) kept[field] = parsed.data;
+  }
+  return kept;
 }

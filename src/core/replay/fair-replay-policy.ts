@@ -1,7 +1,7 @@
 import type { DurationEstimates } from "../queue/queue-policy-type.js";
 import { fairPolicy } from "../queue/fair-policy.js";
 import type { ReplayPolicy, ReplayQueueItem } from "./replay-policy.js";
-import { ReplayHeap } from "./replay-heap.js";
+import { GroupedReplayQueue } from "./grouped-replay-queue.js";
 import { DurationEstimator } from "./smith-policy.js";
 
 /**
@@ -21,7 +21,8 @@ export function createFairReplayPolicy(kinds: number): ReplayPolicy {
       let snapshotAt = Number.NaN;
       const estimates: DurationEstimates = { expected: (item) => expected[(item as ReplayQueueItem).kind] ?? mean, mean: () => mean };
       const policy = fairPolicy(estimates);
-      const heap = new ReplayHeap<ReplayQueueItem>(
+      // Within one band and class the order is by age: it never changes (grouped-replay-queue.ts).
+      const heap = new GroupedReplayQueue(
         (a, b, t) => {
           if (t !== snapshotAt) {
             estimator.snapshot(expected);
@@ -31,7 +32,7 @@ export function createFairReplayPolicy(kinds: number): ReplayPolicy {
           }
           return policy.compare(a, b, t);
         },
-        true,
+        (item) => item.band * kinds + item.kind,
         now,
       );
       // The heap is a ReplayQueue as it stands.

@@ -4,6 +4,8 @@
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+const GREGORIAN_CYCLE_MS = 146_097 * 86_400_000;
+
 const leap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** Parses an ISO 8601 time to ms since the epoch (no zone means UTC); undefined when it is not one. */
@@ -21,7 +23,9 @@ export function parseTraceTime(text: string): number | undefined {
   // Date.UTC would roll 2025-02-31 over into March; a calendar date that does not exist is malformed.
   if (day < 1 || day > (DAYS[month - 1] as number) || (month === 2 && day === 29 && !leap(year))) return undefined;
   const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
-  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  // Date.UTC reads years 0–99 as 1900–1999: counted 400 years on (one whole Gregorian cycle of
+  // 146,097 days) and back again, a year keeps its own number.
+  let t = Date.UTC(year + 400, month - 1, day, hour, minute, second, ms) - GREGORIAN_CYCLE_MS;
   if (zone !== undefined && zone !== "Z") {
     const sign = zone[0] === "-" ? -1 : 1;
     const digits = zone.slice(1).replace(":", "");

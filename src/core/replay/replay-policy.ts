@@ -1,6 +1,18 @@
 import type { QueueItem } from "../queue/queue-item.js";
 import type { QueuePolicy } from "../queue/queue-policy-type.js";
+import { INDEX_SCALES } from "../queue/queue-policy.js";
+import { GroupedReplayQueue } from "./grouped-replay-queue.js";
 import { ReplayHeap } from "./replay-heap.js";
+
+/**
+ * For each time-dependent live policy, groups whose members keep one order among themselves at any
+ * time: `index` within a band, unblocking level and due date (the age term then only ever puts the
+ * older first, as the tie-break does); `fair` (without estimates) within a band and class.
+ */
+const STATIC_GROUPS: Readonly<Record<string, (item: ReplayQueueItem) => string | number>> = {
+  index: (item) => (item.due === undefined ? item.band * 8 + Math.min(item.unblocks, INDEX_SCALES.unblocksCap) : `${item.band}:${Math.min(item.unblocks, INDEX_SCALES.unblocksCap)}:${item.due}`),
+  fair: (item) => `${item.band}:${item.kind}`,
+};
 
 /** A ready item in a replay: what a live queue sees, plus the replay's own bookkeeping. */
 export interface ReplayQueueItem extends QueueItem {
@@ -34,6 +46,9 @@ export function fromQueuePolicy(policy: QueuePolicy): ReplayPolicy {
   return {
     name: policy.name,
     createQueue: (now) => {
+      const groupOf = STATIC_GROUPS[policy.name];
+      // A time-dependent order in groups that keep their order (grouped-replay-queue.ts); the others in one heap.
+      if (policy.timeDependent && groupOf !== undefined) return new GroupedReplayQueue((a, b, t) => policy.compare(a, b, t), groupOf, now);
       const heap = new ReplayHeap<ReplayQueueItem>((a, b, t) => policy.compare(a, b, t), policy.timeDependent, now);
       // The heap is a ReplayQueue as it stands.
       return heap;

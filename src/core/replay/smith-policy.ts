@@ -1,5 +1,5 @@
 import type { ReplayPolicy, ReplayQueueItem } from "./replay-policy.js";
-import { ReplayHeap } from "./replay-heap.js";
+import { GroupedReplayQueue } from "./grouped-replay-queue.js";
 
 /** Running mean durations per class, from completions only: what a scheduler could know at the time. */
 export class DurationEstimator {
@@ -66,7 +66,8 @@ export function createSmithPolicy(kinds: number): ReplayPolicy {
       const expected = new Float64Array(kinds).fill(1);
       let snapshotAt = Number.NaN;
       const lookup = (k: number): number => expected[k] ?? 1;
-      const heap = new ReplayHeap<ReplayQueueItem>(
+      // Within one band and class the order is by weight, then age: it never changes (grouped-replay-queue.ts).
+      const heap = new GroupedReplayQueue(
         (a, b, t) => {
           if (t !== snapshotAt) {
             estimator.snapshot(expected);
@@ -74,7 +75,7 @@ export function createSmithPolicy(kinds: number): ReplayPolicy {
           }
           return smithCompare(a, b, lookup);
         },
-        true,
+        (item) => item.band * kinds + item.kind,
         now,
       );
       // The heap is a ReplayQueue as it stands.

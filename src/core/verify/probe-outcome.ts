@@ -6,6 +6,7 @@ export type ProbeFailureCode =
   | "timeout"
   | "network"
   | "http-status"
+  | "body-too-large"
   | "not-json"
   | "field-missing"
   | "header-missing"

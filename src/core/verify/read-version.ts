@@ -7,8 +7,13 @@ export type VersionSource =
   | { readonly kind: "header"; readonly name: string }
   | { readonly kind: "regex"; readonly pattern: string };
 
-/** A plain-text body longer than this is a page, not a version: ask for --field/--header/--match. */
-const MAX_BODY_VERSION = 200;
+/**
+ * A version longer than this is a page or an attack, not a version: refused, so that it is never
+ * quoted in every probe line (a 1 MB field once made 17 MB of log in 10 s). For the whole body, it
+ * means: ask for --field/--header/--match.
+ */
+export const MAX_VERSION_CHARS = 200;
+const MAX_BODY_VERSION = MAX_VERSION_CHARS;
 
 /**
  * Reads the version from a response body (and headers, for HTTP) as `source` says. A missing
@@ -26,6 +31,7 @@ export function readVersion(
   const found = (value: string, how: string): ProbeOutcome => {
     const v = value.trim();
     if (v === "") return fail("not-a-version", `${how} is empty`);
+    if (v.length > MAX_VERSION_CHARS) return fail("not-a-version", `${how} is ${v.length} characters, too long for a version (at most ${MAX_VERSION_CHARS})`);
     return { kind: "value", value: v, detail: detail === "" ? how : `${detail}, ${how}` };
   };
   switch (source.kind) {

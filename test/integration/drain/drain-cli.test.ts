@@ -80,7 +80,7 @@ describe("bosun drain", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^LAND slow ok=false {2}out_of_budget\/wall_clock -> human/m);
     const grandchild = Number(await readFile(pidFile, "utf8"));
-    await waitFor(() => !alive(grandchild), 5000);
+    await waitFor(() => !alive(grandchild));
   });
 
   it("never writes a secret from the environment into the journal or the logs", async () => {
@@ -117,7 +117,7 @@ describe("bosun drain", () => {
     const worker = Number(readText(pidFile));
     first.child.kill("SIGKILL");
     await first.done;
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
     const second = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--lease", "2s", "--run", "true"], { cwd: f.dir });
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^RECLAIM orphan {2}from drain-/m);
@@ -141,7 +141,7 @@ describe("bosun drain", () => {
     const stopped = await first.done;
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stderr).toContain("interrupted (SIGINT)");
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
     expect(stopped.stdout).toMatch(/^LAND long ok=false {2}failed\/retry -> retry: interrupted/m);
     expect(stopped.stdout).not.toContain("IDLE");
     // A 10-minute lease, yet the next drain runs the item straight away.

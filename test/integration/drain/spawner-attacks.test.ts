@@ -95,7 +95,7 @@ describe("attacks on the worker spawner", () => {
       const pidFile = join(dir, "inner.pid");
       const run = await runShell({ command: `${command(pidFile)}`, cwd: dir, env: PATH, timeoutMs: 400, dieWithParent: true });
       expect(run.killedFor).toBe("timeout");
-      await waitFor(() => !alive(readPid(pidFile)), 3000);
+      await waitFor(() => !alive(readPid(pidFile)));
 
       const f = await folder(["escape"]);
       const drainPid = join(f.dir, "drain-inner.pid");
@@ -106,7 +106,7 @@ describe("attacks on the worker spawner", () => {
       expect(statField(inner, 3)).not.toBe(statField(inner, 4));
       drain.child.kill("SIGKILL");
       await drain.done;
-      await waitFor(() => !alive(readPid(drainPid)), 3000);
+      await waitFor(() => !alive(readPid(drainPid)));
     });
   }
 
@@ -129,27 +129,30 @@ describe("attacks on the worker spawner", () => {
     await new Promise((r) => setTimeout(r, 100));
     process.kill(spawner, "SIGKILL");
     expect((await run).error).toMatch(/the worker spawner was ended by SIGKILL/);
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
   });
 
   it("a spawner that stops answering (SIGSTOP) cannot hang a timed-out run: it is killed, and its guard kills the worker", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
     const pidFile = join(dir, "worker.pid");
-    const run = runShell({ command: `echo $$ > ${pidFile}; exec sleep 30`, cwd: dir, env: PATH, timeoutMs: 300, dieWithParent: true });
+    // Stopped by its signal once the spawner is stopped (a timeout could fire before a busy machine started it).
+    const stop = new AbortController();
+    const run = runShell({ command: `echo $$ > ${pidFile}; exec sleep 30`, cwd: dir, env: PATH, signal: stop.signal, dieWithParent: true });
     await waitFor(() => Number.isFinite(readPid(pidFile)));
     const worker = readPid(pidFile);
     const spawner = statField(worker, 2);
     // As a worker's `kill -STOP $PPID` would: the spawner hears nothing, the SIGTERM and SIGKILL included.
     process.kill(spawner, "SIGSTOP");
+    stop.abort();
     try {
       const ended = await run;
-      expect(ended.killedFor).toBe("timeout");
+      expect(ended.killedFor).toBe("aborted");
       expect(ended.error).toMatch(/the worker spawner did not answer/);
-      await waitFor(() => !alive(worker), 5000);
+      await waitFor(() => !alive(worker));
     } finally {
       if (alive(spawner)) process.kill(spawner, "SIGKILL");
     }
-  }, 15_000);
+  }, 120_000);
 
   it("a worker writing as fast as it can, read by a slow drain, does not grow the spawner without bound", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bosun-attack-"));
@@ -183,7 +186,7 @@ describe("attacks on the worker spawner", () => {
     const worker = readPid(pidFile);
     process.kill(statField(worker, 2), "SIGKILL");
     expect((await run).error).toMatch(/the worker spawner was ended by SIGKILL/);
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
   });
 });
 
@@ -221,7 +224,7 @@ describe("attacks on the drain around the spawner", () => {
     let seen = "";
     drain.child.stdout?.on("data", (b: Buffer) => (seen += b.toString()));
     try {
-      await waitFor(() => seen.includes("[chatty] first line"), 5000);
+      await waitFor(() => seen.includes("[chatty] first line"));
     } finally {
       await writeFile(go, "");
     }
@@ -243,7 +246,7 @@ describe("attacks on the drain around the spawner", () => {
       const result = JSON.parse(readFileSync(join(f.state, "results", `${name}.json`), "utf8")) as { evidence: { lines: string[] } };
       expect(result.evidence.lines.at(-1)).toBe(`END ${name}`);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("Ctrl-C to the whole foreground group: workers get SIGTERM, items are released with their result files, exit 130", async () => {
     const names = ["one", "two", "three"];
@@ -257,7 +260,7 @@ describe("attacks on the drain around the spawner", () => {
     process.kill(-(drain.child.pid as number), "SIGINT");
     const stopped = await drain.done;
     expect(stopped.code, stopped.stderr).toBe(130);
-    for (const n of names) await waitFor(() => !alive(readPid(join(work, `${n}.pid`))), 5000);
+    for (const n of names) await waitFor(() => !alive(readPid(join(work, `${n}.pid`))));
     expect(readText(join(f.dir, "termed.log")).split("\n").sort()).toEqual([...names].sort());
     const landed = journal(f.state).filter((e) => e.event === "LAND").map((e) => e.item);
     expect([...landed].sort()).toEqual([...names].sort());
@@ -290,5 +293,5 @@ describe("attacks on the drain around the spawner", () => {
     const started = readText(log).split("\n").map((l) => l.split(" ")[1]);
     expect(started.sort()).toEqual(names);
     for (const n of names) expect(existsSync(join(f.state, "results", `${n}.json`)), n).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });

@@ -26,7 +26,7 @@ describe("the worker spawner", () => {
     // As a terminal's hang-up or a CI runner's cancel does: every process of the drain's group at once.
     process.kill(-(drain.child.pid as number), "SIGKILL");
     await drain.done;
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
     expect(alive(worker)).toBe(false);
   });
 
@@ -41,7 +41,7 @@ describe("the worker spawner", () => {
     process.kill(spawner, "SIGKILL");
     const ended = await run;
     expect(ended.error).toMatch(/the worker spawner was ended by SIGKILL; the worker was stopped with it/);
-    await waitFor(() => !alive(worker), 5000);
+    await waitFor(() => !alive(worker));
     expect(alive(worker)).toBe(false);
     // The next worker gets a new spawner.
     const next = await runShell({ command: "echo again", cwd: dir, env: { PATH: process.env.PATH }, dieWithParent: true });
