@@ -128,14 +128,19 @@ export const validBody = fc
 
 /** Throws, naming the body, when the parser throws, is slow, or reports a problem without a field. */
 export function checkIssueBody(input: string): void {
-  const started = performance.now();
-  let result: ReturnType<typeof parseIssueBody>;
-  try {
-    result = parseIssueBody(input, { name: "issue #1", defaultId: "1" });
-  } catch (error) {
-    throw new Error(`parseIssueBody threw on a ${input.length}-char body starting ${JSON.stringify(input.slice(0, 80))}: ${String(error)}`);
-  }
-  const ms = performance.now() - started;
+  const parse = (): { result: ReturnType<typeof parseIssueBody>; ms: number } => {
+    const started = performance.now();
+    try {
+      const result = parseIssueBody(input, { name: "issue #1", defaultId: "1" });
+      return { result, ms: performance.now() - started };
+    } catch (error) {
+      throw new Error(`parseIssueBody threw on a ${input.length}-char body starting ${JSON.stringify(input.slice(0, 80))}: ${String(error)}`);
+    }
+  };
+  let { result, ms } = parse();
+  // A pause of the process (a busy machine, a collection) is not the parser's: a blow-up repeats on
+  // every try, a pause does not, so a slow body is measured twice more and judged by its fastest.
+  for (let again = 0; again < 2 && ms > MAX_MS_PER_BODY; again++) ({ result, ms } = { result, ms: Math.min(ms, parse().ms) });
   if (ms > MAX_MS_PER_BODY) throw new Error(`parseIssueBody took ${ms.toFixed(0)} ms on a ${input.length}-char body starting ${JSON.stringify(input.slice(0, 80))}`);
   if (!result.ok) {
     if (result.problems.length === 0) throw new Error("refused with no problem");

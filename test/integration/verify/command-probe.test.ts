@@ -23,9 +23,10 @@ describe("command probe", () => {
 
   it("a command that hangs is killed at the timeout, children included", async () => {
     const started = Date.now();
-    const probe = createCommandProbe({ command: "sleep 5 | cat", source: { kind: "body" } });
+    const probe = createCommandProbe({ command: "sleep 60 | cat", source: { kind: "body" } });
     expect(await probe(100)).toMatchObject({ kind: "unreachable", code: "timeout" });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Far below the command's own 60 s, however busy the machine: the timeout ended it.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("passes the environment it is given", async () => {
