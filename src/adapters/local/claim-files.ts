@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import type { ClaimToken, ClaimView, FencedResult } from "../../core/claims/claim-token.js";
+import type { HolderProcess } from "./holder-process.js";
 
 // The file primitives of the local claim store (file-claim-store.ts): its record format, reads
 // that take a missing or half-written file as "none", and writes that are all or nothing.
@@ -13,6 +14,8 @@ export interface ClaimFile {
   readonly leaseMs: number;
   /** The hash of the brief this claim is for (`sha256:…`), when the claimer knows it. */
   readonly hash?: string;
+  /** The process that took it: while it lives, its lapsed lease is its to renew, never another's to take. */
+  readonly process?: HolderProcess;
 }
 
 /** A claim read back, with its lease end. */

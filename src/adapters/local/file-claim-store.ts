@@ -5,6 +5,7 @@ import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, Set
 import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readJson, readLive, view, writeAtomic } from "./claim-files.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
+import { holderLives, thisHolderProcess, type HolderProcess } from "./holder-process.js";
 
 /** Starts the outcome (and a denial's detail) of a key settled for other content than the claimer's. */
 export const SETTLED_FOR_ANOTHER_BRIEF = "settled for another brief";
@@ -44,11 +45,22 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
    * Two drains on one state folder with two briefs of one id once saw the second brief "landed ok"
    * on the first one's outcome, though it never ran.
    */
+  private readonly self: HolderProcess;
+  private readonly lives: (holder: HolderProcess) => boolean;
+
+  /**
+   * `liveness` says which process this store writes as its claims' holder and whether a holder
+   * still runs (default: this process, and a check of its pid on this host); a lapsed lease whose
+   * holder runs is not taken back — the one reclaim rule of decide-step.ts, on both faces.
+   */
   constructor(
     stateDir: string,
     private readonly contentOf: (key: string) => string | undefined = () => undefined,
+    liveness: { readonly self?: HolderProcess; readonly lives?: (holder: HolderProcess) => boolean } = {},
   ) {
     this.root = join(stateDir, "claims");
+    this.self = liveness.self ?? thisHolderProcess();
+    this.lives = liveness.lives ?? holderLives;
   }
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
@@ -67,7 +79,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     }
     const epoch = before.epoch + 1;
     const hash = this.contentOf(key);
-    const mine: ClaimFile = { key, holder, epoch, leaseMs, ...(hash === undefined ? {} : { hash }) };
+    const mine: ClaimFile = { key, holder, epoch, leaseMs, ...(hash === undefined ? {} : { hash }), process: this.self };
     if (!(this.createExclusive(join(dir, "claim"), JSON.stringify(mine), now))) {
       const live = (this.read(dir)).live;
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
@@ -130,6 +142,9 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       const dir = join(this.root, name);
       const { live } = this.read(dir);
       if (live === undefined || live.expiresAt > now) continue;
+      // Its holder runs (paused, or its clock behind): it renews when it wakes, and its workers
+      // still run — taking the item now would run it twice at once.
+      if (live.process !== undefined && this.lives(live.process)) continue;
       if (this.moveIfMine(dir, live.epoch, live.holder, `${live.epoch}.reclaimed-${nonce()}`, now)) taken.push(view(live));
     }
     return taken;
