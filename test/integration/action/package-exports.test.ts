@@ -1,5 +1,5 @@
 /** package.json names files that exist after `npm run build` (which `npm ci` runs through `prepare`). */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -28,5 +28,22 @@ describe("package.json entry points", () => {
     for (const name of ["bosunApp", "startAppServer", "parseBriefYaml", "parseIssueBody", "parseConfig", "configJsonSchema"]) expect(typeof lib[name], name).toBe("function");
     const schema = (await import("bosun/schema.json", { with: { type: "json" } })) as { default: { $id: string } };
     expect(schema.default.$id).toMatch(/bosun-config\.schema\.json$/);
+  });
+});
+
+describe("what the docs tell users to import", () => {
+  // docs/agent-loop.md once told users to import `bosun/lib/...`, which the exports refuse.
+  const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const imports = docs.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(/^import (type )?\{([^}]*)\} from "(bosun(?:\/[^"]*)?)";$/gm)].map((m) => ({ file, specifier: m[3] ?? "", values: (m[1] === undefined ? (m[2] ?? "").split(",") : []).map((n) => n.trim()).filter((n) => n !== "" && !n.startsWith("type ")) })),
+  );
+
+  it("the docs import from the package at all (this test reads them)", () => {
+    expect(imports.map((i) => i.specifier)).toContain("bosun/agent-loop");
+  });
+
+  it.each(imports.map((i) => [`${i.file}: ${i.specifier}`, i] as const))("%s loads by the package's name and gives what is named", async (_name, i) => {
+    const lib = (await import(i.specifier)) as Record<string, unknown>;
+    for (const name of i.values) expect(lib[name], `${i.file} imports ${name} from ${i.specifier}`).toBeDefined();
   });
 });
