@@ -140,9 +140,10 @@ export const bosunConfigSchema = z.strictObject({
     })
     .default({ role: "maintain", author_may_approve: false }),
   /**
-   * How long a grant may go without a visible worker (a run or a pull request) before it is taken
-   * back: its granter died between grant and dispatch. The granter itself dispatches only within
-   * the first half of it, so a slow granter and the taker never both start a worker.
+   * How long a grant to a `workflow` pool may go without its run showing before it is taken back:
+   * its granter died between grant and dispatch. The granter itself dispatches only within the
+   * first half of it, so a slow granter and the taker never both start a worker. Other dispatch
+   * kinds show their worker only by its pull request, so their grants wait for the lease.
    */
   dispatch_deadline: duration("dispatch_deadline", "60s"),
 });

@@ -189,7 +189,12 @@ export function planTick(facts: TickFacts): TickPlan {
       return;
     }
     const leaseMs = Math.max(config.lease * 1000, c.brief.budget.wall_clock * 1000);
-    const g = grantOver(r, c.key, holder, leaseMs, now, { pool: d.pool, briefHash: c.hash, dispatchBy: now + config.dispatch_deadline * 1000 }, item.floor);
+    // Only a workflow run shows within seconds of its dispatch. An assignment, a label or a comment
+    // shows its worker only when the agent opens a pull request, minutes later: taking such a
+    // grant back at the deadline would dispatch the item to a second agent while the first works.
+    // Those grants are taken back at lease end, as before the deadline existed.
+    const byRun = config.pools[d.pool]?.dispatch.kind === "workflow";
+    const g = grantOver(r, c.key, holder, leaseMs, now, { pool: d.pool, briefHash: c.hash, ...(byRun ? { dispatchBy: now + config.dispatch_deadline * 1000 } : {}) }, item.floor);
     if ("denied" in g || "mine" in g) {
       const why = "denied" in g ? g.denied : { reason: "held" as const, detail: `already held by ${holder}` };
       journal.push({ event: "DENY", item: String(item.n), holder, reason: why.reason, detail: why.detail });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicModel } from "../../../src/adapters/llm/anthropic-model.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import { runAgentLoop } from "../../../src/core/agent-loop/run-agent-loop.js";
 import type { Stop } from "../../../src/core/stop/stop.js";
 import { FakeClock, ROOMY, recordingTool } from "../../unit/agent-loop/fakes.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFileLedger, LedgerCorruptError } from "../../../src/adapters/local/file-ledger.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import type { Ledger } from "../../../src/core/agent-loop/ledger.js";
 import { idempotencyKey } from "../../../src/core/agent-loop/idempotency-key.js";
 

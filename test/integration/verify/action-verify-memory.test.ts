@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createVerifyProbe } from "../../../src/adapters/create-verify-probe.js";
 import { systemClock } from "../../../src/adapters/local/system-clock.js";
-import { createMemoryDeployGitHub } from "../../../src/adapters/memory/memory-deploy-github.js";
-import type { MemoryDeployGitHub } from "../../../src/adapters/memory/memory-deploy-github.js";
+import { createMemoryDeployGitHub } from "../../support/doubles/memory-deploy-github.js";
+import type { MemoryDeployGitHub } from "../../support/doubles/memory-deploy-github.js";
 import { runVerifyAction } from "../../../src/action/verify/run-verify-action.js";
 import { recordingIo } from "./fake-action-io.js";
 import { json, refusedPortUrl, startVersionServer } from "./version-server.js";

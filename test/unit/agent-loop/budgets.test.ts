@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runAgentLoop } from "../../../src/core/agent-loop/run-agent-loop.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import { FakeClock, ROOMY, ScriptedModel, call, calls, recordingTool, reply } from "./fakes.js";
 
 const run = (model: ScriptedModel, budget: Partial<typeof ROOMY>, tools = [recordingTool("look", "read")], clock = new FakeClock()) =>

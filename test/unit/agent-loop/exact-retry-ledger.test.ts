@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentTool, ToolResult } from "../../../src/core/agent-loop/agent-tool.js";
 import { runAgentLoop } from "../../../src/core/agent-loop/run-agent-loop.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import { FakeClock, ROOMY, ScriptedModel, call, calls } from "./fakes.js";
 
 /** A file on the outside: `content` is what it really holds; every real write is counted. */

@@ -4,7 +4,7 @@ import type { Ledger } from "../../../src/core/agent-loop/ledger.js";
 import { idempotencyKey } from "../../../src/core/agent-loop/idempotency-key.js";
 import { LedgerError } from "../../../src/core/agent-loop/run-tool-calls.js";
 import { runAgentLoop } from "../../../src/core/agent-loop/run-agent-loop.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import { FakeClock, ROOMY, ScriptedModel, call, calls } from "./fakes.js";
 
 /** A write tool with an outside world: `effects` is what really happened, once per line. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AgentLoopConfigError, runAgentLoop } from "../../../src/core/agent-loop/run-agent-loop.js";
 import type { AgentTool } from "../../../src/core/agent-loop/agent-tool.js";
 import { idempotencyKey } from "../../../src/core/agent-loop/idempotency-key.js";
-import { createMemoryLedger } from "../../../src/adapters/memory/memory-ledger.js";
+import { createMemoryLedger } from "../../support/doubles/memory-ledger.js";
 import { FakeClock, ROOMY, ScriptedModel, call, calls, recordingTool, reply } from "./fakes.js";
 
 const run = (model: ScriptedModel, tools: readonly AgentTool[] = []) =>

@@ -174,6 +174,15 @@ describe("planTick: a worker's end, and the pull request's life", () => {
     const p = plan([item(1, { record: { ...heldRecord, dispatchBy: NOW - 1 }, issue: issue({ labels }), worker: { kind: "unseen" } })]);
     expect(written(p, 1)).toMatchObject({ state: "released", notBefore: NOW });
   });
+  it("a grant to an agent assigned, labelled or asked by comment has no dispatch deadline: its worker shows only by its pull request, minutes later", () => {
+    for (const kind of [{ kind: "assign", assignee: "Copilot" }, { kind: "label", label: "agent" }, { kind: "comment", mention: "@agent" }]) {
+      const c = bosunConfigSchema.parse({ pools: { default: { size: 2, dispatch: kind } } });
+      const granted = written(plan([item(1, { record: record(), ...SCREENED })], c), 1);
+      expect(granted, kind.kind).toMatchObject({ state: "held", epoch: 1 });
+      expect(granted?.dispatchBy, kind.kind).toBeUndefined();
+    }
+  });
+
   it("a live worker keeps its claim even past the dispatch deadline", () => {
     const p = plan([item(1, { record: { ...heldRecord, dispatchBy: NOW - 1 }, issue: issue({ labels }), worker: { kind: "live" } })]);
     expect(written(p, 1)).toBeUndefined();

@@ -1,5 +1,5 @@
-import type { ToolResult } from "../../core/agent-loop/agent-tool.js";
-import type { Ledger } from "../../core/agent-loop/ledger.js";
+import type { ToolResult } from "../../../src/core/agent-loop/agent-tool.js";
+import type { Ledger } from "../../../src/core/agent-loop/ledger.js";
 
 /** The in-memory ledger: a Map, plus every call recorded as a string (`get k → miss`, `put k`). */
 export interface MemoryLedger extends Ledger {

@@ -1,8 +1,8 @@
-import { isDeployer } from "../../core/verify/untrusted-deployment.js";
-import type { DeployStatusReporter } from "../../ports/deploy-status-reporter.js";
-import { DEFAULT_LABELS } from "../../core/config/labels.js";
-import type { ItemLander, MergedPull } from "../../ports/item-lander.js";
-import { NO_BASE_REASON } from "../../ports/item-lander.js";
+import { isDeployer } from "../../../src/core/verify/untrusted-deployment.js";
+import type { DeployStatusReporter } from "../../../src/ports/deploy-status-reporter.js";
+import { DEFAULT_LABELS } from "../../../src/core/config/labels.js";
+import type { ItemLander, MergedPull } from "../../../src/ports/item-lander.js";
+import { NO_BASE_REASON } from "../../../src/ports/item-lander.js";
 
 /** The repository the fake answers for: deployments (newest first), ranges and pulls per commit. */
 export interface MemoryDeployRepo {
