@@ -59,23 +59,34 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     granted = written.granted;
   }
   const failures: string[] = [];
-  const attempt = async (what: string, effect: () => Promise<void>): Promise<void> => {
+  const attempt = async (what: string, effect: () => Promise<void>): Promise<boolean> => {
     try {
       await effect();
+      return true;
     } catch (err) {
       failures.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   };
   const dispatched: number[] = [];
+  /** Items whose frozen snapshot this apply had to post and could not: they are not dispatched without it. */
+  const unfrozen = new Set<number>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
       continue;
     }
-    await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
+    const ok = await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
+    if (!ok && effect.kind === "snapshot") unfrozen.add(effect.n);
   }
   for (const { n, labels } of plan.labels) await attempt(`#${n} labels`, () => github.setLabels(n, labels));
   return { lost: false, dispatched, failures };
+
+  /** A grant no worker was sent for goes back to the queue for a retry with backoff, rather than hold an item nobody works on. */
+  async function giveBack(token: ClaimToken, n: number, reason: string): Promise<void> {
+    const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
+    emit({ event: "LAND", item: String(n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
+  }
 
   async function perform(effect: Exclude<PlannedEffect, { kind: "journal" }>): Promise<void> {
     switch (effect.kind) {
@@ -118,6 +129,12 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           failures.push(`#${effect.n} dispatch: not sent, ${Math.round((input.clock.now() - grantedAt) / 1000)} s after its grant (past half the dispatch deadline): the grant is taken back and dispatched again`);
           return;
         }
+        // The gate judges the pull request against the frozen snapshot only: work dispatched without
+        // one could never pass. The grant goes back for a retry, whose grant posts the snapshot first.
+        if (unfrozen.has(effect.n)) {
+          await giveBack(token, effect.n, "not dispatched: its frozen snapshot could not be posted");
+          return;
+        }
         emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
         try {
           await github.dispatch(effect.n, pool.dispatch, { item: String(effect.n), epoch: token.epoch, briefHash: effect.hash, instruction: dispatchInstruction(effect.n, token, effect.hash, pool.dispatch) });
@@ -128,9 +145,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           if (err instanceof DispatchOutcomeUnknown) return;
           // Definitely not started (a 4xx): the claim goes back for a retry with backoff rather
           // than hold an item no worker has.
-          const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
-          const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
-          emit({ event: "LAND", item: String(effect.n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
+          await giveBack(token, effect.n, `dispatch failed: ${err instanceof Error ? err.message : String(err)}`);
           throw err;
         }
         return;
