@@ -67,6 +67,8 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     }
   };
   const dispatched: number[] = [];
+  /** n → the trigger label a `label` dispatch put on it (it may have applied even when it answered an error). */
+  const triggers = new Map<number, string>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
@@ -74,7 +76,13 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     }
     await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
   }
-  for (const { n, labels } of plan.labels) await attempt(`#${n} labels`, () => github.setLabels(n, labels));
+  // The labels are set whole from what the gather read: a trigger label this tick's dispatch added
+  // is not in it, and setting the set without it would take it straight off the agent's issue.
+  for (const { n, labels } of plan.labels) {
+    const added = triggers.get(n);
+    const whole = added === undefined || labels.some((l) => l.toLowerCase() === added.toLowerCase()) ? labels : [...labels, added];
+    await attempt(`#${n} labels`, () => github.setLabels(n, whole));
+  }
   return { lost: false, dispatched, failures };
 
   async function perform(effect: Exclude<PlannedEffect, { kind: "journal" }>): Promise<void> {
@@ -119,13 +127,19 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           return;
         }
         emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
+        // A definite refusal put no label on; an unknown outcome may have, and the claim stays held.
+        const trigger = pool.dispatch.kind === "label" ? pool.dispatch.label : undefined;
         try {
           await github.dispatch(effect.n, pool.dispatch, { item: String(effect.n), epoch: token.epoch, briefHash: effect.hash, instruction: dispatchInstruction(effect.n, token, effect.hash, pool.dispatch) });
           dispatched.push(effect.n);
+          if (trigger !== undefined) triggers.set(effect.n, trigger);
         } catch (err) {
           // It may have started: the claim stays held; its worker is unseen until it shows, and
           // the dispatch deadline takes the claim back if it never does.
-          if (err instanceof DispatchOutcomeUnknown) return;
+          if (err instanceof DispatchOutcomeUnknown) {
+            if (trigger !== undefined) triggers.set(effect.n, trigger);
+            return;
+          }
           // Definitely not started (a 4xx): the claim goes back for a retry with backoff rather
           // than hold an item no worker has.
           const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
