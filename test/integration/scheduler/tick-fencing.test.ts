@@ -281,6 +281,7 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     await a.tick().catch(() => undefined);
     expect(f.runsOf(n)).toHaveLength(0);
     expect(recordOf(f, n)).toMatchObject({ state: "released" });
+    expect(f.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
     f.clock.advance(60 * 60_000);
     await a.tick();
     expect(f.runsOf(n)).toMatchObject([{ epoch: 2 }]);

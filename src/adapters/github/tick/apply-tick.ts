@@ -6,6 +6,7 @@ import type { Clock } from "../../../core/engine/clock.js";
 import { renderProblemsComment } from "../../../core/intake/intake-comments.js";
 import type { Journal } from "../../../core/journal/journal-event.js";
 import { journalEmitter } from "../../../core/journal/journal-emitter.js";
+import { mirrorLabels } from "../../../core/scheduler/mirror-labels.js";
 import { renderStatusComment } from "../../../core/scheduler/status-comment.js";
 import type { PlannedEffect, TickPlan } from "../../../core/scheduler/tick-plan.js";
 import type { GitHubClaimStore } from "../github-claim-store.js";
@@ -69,6 +70,8 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   const dispatched: number[] = [];
   /** n → the trigger label a `label` dispatch put on it (it may have applied even when it answered an error). */
   const triggers = new Map<number, string>();
+  /** Grants given back because their dispatch was refused. */
+  const givenBack = new Set<number>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
@@ -78,7 +81,9 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   }
   // The labels are set whole from what the gather read: a trigger label this tick's dispatch added
   // is not in it, and setting the set without it would take it straight off the agent's issue.
-  for (const { n, labels } of plan.labels) {
+  for (const { n, labels: planned } of plan.labels) {
+    // A grant whose dispatch was refused went back to the queue: its labels mirror that record.
+    const labels = givenBack.has(n) ? (mirrorLabels(planned, { state: "released" }, config.labels) ?? planned) : planned;
     const added = triggers.get(n);
     const whole = added === undefined || labels.some((l) => l.toLowerCase() === added.toLowerCase()) ? labels : [...labels, added];
     await attempt(`#${n} labels`, () => github.setLabels(n, whole));
@@ -144,6 +149,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           // than hold an item no worker has.
           const reason = `dispatch failed: ${err instanceof Error ? err.message : String(err)}`;
           const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
+          if (landed.ok) givenBack.add(effect.n);
           emit({ event: "LAND", item: String(effect.n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
           throw err;
         }
