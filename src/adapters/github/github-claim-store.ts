@@ -288,6 +288,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   async commitBatch(batch: ClaimBatch): Promise<BatchResult> {
     const written = await commitClaimBatch(this.options.refs, this.view, this.generationRef, batch);
     if (!written.ok) return written;
+    // The port's calls by key (a release after a refused dispatch) must find the refs a batch wrote by ref.
+    for (const [ref, w] of batch.writes) this.bind(w.record.key, ref);
     return { ok: true, granted: new Map(written.granted.map((r) => [r.key, token(r)])) };
   }
 

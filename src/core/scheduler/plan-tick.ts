@@ -268,7 +268,12 @@ export function planTick(facts: TickFacts): TickPlan {
   // plan (a worker's end that this plan turned into a review is still work in flight).
   const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");
   const idle = screen.length === 0 && !inFlight && decisions.some((d) => d.kind === "idle");
-  return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, idle } };
+  // The queue shown is what is still queued once this plan is written: a grant is in flight (or
+  // went to a human past its attempts), a denial is waiting, with why — never two places at once.
+  const denied = new Set(view.waiting.map((w) => w.n));
+  const stillQueued = (n: number): boolean => !denied.has(n) && (current.get(n)?.state === "approved" || current.get(n)?.state === "released");
+  const shownQueue = view.queue.map((q) => ({ pool: q.pool, items: q.items.filter((i) => stillQueued(i.n)) }));
+  return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, queue: shownQueue, idle } };
 }
 
 /** A status effect with what the tick read about the item's pull request, gate and wait. */

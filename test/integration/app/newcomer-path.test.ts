@@ -1,8 +1,8 @@
 /**
  * The README's "Put Bosun on a repository", path A, as far as it runs without github.com: the
  * server started from `.env.example`'s variables, the README's `.github/bosun.yml` through
- * `bosun config check`, then an issue written with the form, labelled by a writer, and its work
- * dispatched — judged from what the fake GitHub recorded (labels, comments, workflow runs).
+ * `bosun config check`, then an issue written with the form, approved by a maintainer who did not
+ * write it, and its work dispatched — judged from what the fake GitHub recorded (labels, comments, workflow runs).
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,7 +60,7 @@ describe("a newcomer following the README", () => {
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": config } });
     fake.addInstallation({ id: 7, appId: 4242, appSlug: "bosun", repos: ["acme/app"] });
     fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
-    fake.addToken("t-mona", "mona", { permissions: { "acme/app": "write" } });
+    fake.addToken("t-mona", "mona", { permissions: { "acme/app": "maintain" } });
 
     // Step 2: every variable .env.example asks to fill in, filled in; `npm start`.
     const required = [...ENV_EXAMPLE.matchAll(/^([A-Z_]+)=$/gm)].map((m) => m[1]);
@@ -72,8 +72,8 @@ describe("a newcomer following the README", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     fake.webhooks.register({ url: `${server.url}/api/github/webhooks`, secret: values["WEBHOOK_SECRET"] as string, events: ["issues", "issue_comment", "workflow_run", "pull_request"] });
 
-    // Step 5: an issue written with the form, labelled bosun:ready by someone with write access.
-    const issue = fake.addIssue("acme/app", { title: "Honor Retry-After", body: formBody(), user: "mona" });
+    // Step 5: an issue written with the form, labelled bosun:ready by a maintainer who did not write it.
+    const issue = fake.addIssue("acme/app", { title: "Honor Retry-After", body: formBody(), user: "tia" });
     await createTestOctokit(fake.url, "t-mona").issues.addLabels({ owner: "acme", repo: "app", issue_number: issue.number, labels: ["bosun:ready"] });
     await fake.webhooks.flush();
     const repo = fake.repo("acme/app");
@@ -83,19 +83,19 @@ describe("a newcomer following the README", () => {
 
     const comments = [...repo.comments.values()].filter((c) => c.issueNumber === issue.number);
     expect(comments.some((c) => c.user === "bosun[bot]" && c.body.includes("sha256:"))).toBe(true);
-    expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:queued", "bosun:ready"]);
+    expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:ready"]);
     const runs = [...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }));
     expect(runs).toEqual([{ item: String(issue.number), epoch: "1" }]);
   });
 
-  test("path B, the Action alone: a writer's label, then the schedule mode, queues the issue and dispatches it", async () => {
+  test("path B, the Action alone: a maintainer's label, then the schedule mode, queues the issue and dispatches it", async () => {
     fake = await createFakeGitHub({ seed: 18 });
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": readmeConfig() } });
     fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
-    // The app token the docs' schedule workflow mints (an installation's bot), and a writer.
+    // The app token the docs' schedule workflow mints (an installation's bot), and a maintainer.
     fake.addToken("t-app", "bosun[bot]", { permissions: { "acme/app": "write" } });
-    fake.addToken("t-mona", "mona", { permissions: { "acme/app": "write" } });
-    const issue = fake.addIssue("acme/app", { title: "Honor Retry-After", body: formBody(), user: "mona" });
+    fake.addToken("t-mona", "mona", { permissions: { "acme/app": "maintain" } });
+    const issue = fake.addIssue("acme/app", { title: "Honor Retry-After", body: formBody(), user: "tia" });
     await createTestOctokit(fake.url, "t-mona").issues.addLabels({ owner: "acme", repo: "app", issue_number: issue.number, labels: ["bosun:ready"] });
 
     // The workflow run that `on: issues: [labeled]` starts.

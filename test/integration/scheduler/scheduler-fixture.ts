@@ -11,9 +11,11 @@ export const REPO = "acme/app";
 export const WORKFLOW = "bosun-work.yml";
 export const BOT = "bosun[bot]";
 
-/** A brief as an issue body holds it (a fenced yaml block), for `queue`. */
+/** A brief as an issue body holds it (a fenced yaml block), for `queue`; `extra` is more YAML lines. */
 export function briefBody(id: string, extra = ""): string {
-  return `\`\`\`yaml\nid: ${id}\ngoal: Work on ${id}.\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 100\nclaim_key: task:${id}\n${extra}\`\`\`\n`;
+  // The closing fence must start its own line, or the block never ends and the brief is invalid.
+  const more = extra === "" || extra.endsWith("\n") ? extra : `${extra}\n`;
+  return `\`\`\`yaml\nid: ${id}\ngoal: Work on ${id}.\nconstraints: {paths: [src/**]}\nacceptance: {command: npm test}\nsize_cap: 100\nclaim_key: task:${id}\n${more}\`\`\`\n`;
 }
 
 /**

@@ -129,6 +129,14 @@ describe("planTick: the queue and grants", () => {
     expect(p.effects.some((e) => e.kind === "dispatch")).toBe(false);
   });
 
+  it("the queue shown is what is still queued: a granted item is in flight only, a denied one waits only", () => {
+    const p = plan([item(1, { record: record({ key: "task:w" }), approval: FRESH, evidence: "pull request #9 is open for it" }), item(2, { record: record(), ...SCREENED }), item(3, { record: record({ key: "task:z" }), ...SCREENED })]);
+    expect(written(p, 2)).toMatchObject({ state: "held" });
+    expect(p.view.inFlight.map((i) => i.n)).toEqual([2]);
+    expect(p.view.waiting.map((w) => w.n)).toEqual([1]);
+    expect(p.view.queue[0]?.items.map((i) => i.n)).toEqual([3]);
+  });
+
   it("a pool full of held work grants nothing more; pools count by the pool recorded at grant", () => {
     const heldIn = (n: number): ItemFacts => item(n, { record: record({ key: `task:h${n}`, state: "held", epoch: 1, pool: "default", leaseUntil: NOW + 600_000, at: NOW - 1000 }), worker: { kind: "live" }, issue: issue({ labels: ["bosun:ready", "bosun:claimed", "pool/other"] }) });
     const p = plan([heldIn(1), heldIn(2), item(3, { record: record({ key: "task:z" }), ...SCREENED })]);

@@ -6,6 +6,7 @@ import type { Clock } from "../../../core/engine/clock.js";
 import { renderProblemsComment } from "../../../core/intake/intake-comments.js";
 import type { Journal } from "../../../core/journal/journal-event.js";
 import { journalEmitter } from "../../../core/journal/journal-emitter.js";
+import { mirrorLabels } from "../../../core/scheduler/mirror-labels.js";
 import { renderStatusComment } from "../../../core/scheduler/status-comment.js";
 import type { PlannedEffect, TickPlan } from "../../../core/scheduler/tick-plan.js";
 import type { GitHubClaimStore } from "../github-claim-store.js";
@@ -71,6 +72,10 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   const dispatched: number[] = [];
   /** Items whose frozen snapshot this apply had to post and could not: they are not dispatched without it. */
   const unfrozen = new Set<number>();
+  /** n → the trigger label a `label` dispatch put on it (it may have applied even when it answered an error). */
+  const triggers = new Map<number, string>();
+  /** Grants given back (their dispatch refused, or no snapshot to dispatch under): their labels mirror the queue. */
+  const givenBack = new Set<number>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
@@ -79,12 +84,21 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     const ok = await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
     if (!ok && effect.kind === "snapshot") unfrozen.add(effect.n);
   }
-  for (const { n, labels } of plan.labels) await attempt(`#${n} labels`, () => github.setLabels(n, labels));
+  // The labels are set whole from what the gather read: a trigger label this tick's dispatch added
+  // is not in it, and setting the set without it would take it straight off the agent's issue.
+  for (const { n, labels: planned } of plan.labels) {
+    // A grant whose dispatch was refused went back to the queue: its labels mirror that record.
+    const labels = givenBack.has(n) ? (mirrorLabels(planned, { state: "released" }, config.labels) ?? planned) : planned;
+    const added = triggers.get(n);
+    const whole = added === undefined || labels.some((l) => l.toLowerCase() === added.toLowerCase()) ? labels : [...labels, added];
+    await attempt(`#${n} labels`, () => github.setLabels(n, whole));
+  }
   return { lost: false, dispatched, failures };
 
   /** A grant no worker was sent for goes back to the queue for a retry with backoff, rather than hold an item nobody works on. */
   async function giveBack(token: ClaimToken, n: number, reason: string): Promise<void> {
     const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
+    if (landed.ok) givenBack.add(n);
     emit({ event: "LAND", item: String(n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
   }
 
@@ -136,13 +150,19 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           return;
         }
         emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
+        // A definite refusal put no label on; an unknown outcome may have, and the claim stays held.
+        const trigger = pool.dispatch.kind === "label" ? pool.dispatch.label : undefined;
         try {
           await github.dispatch(effect.n, pool.dispatch, { item: String(effect.n), epoch: token.epoch, briefHash: effect.hash, instruction: dispatchInstruction(effect.n, token, effect.hash, pool.dispatch) });
           dispatched.push(effect.n);
+          if (trigger !== undefined) triggers.set(effect.n, trigger);
         } catch (err) {
           // It may have started: the claim stays held; its worker is unseen until it shows, and
           // the dispatch deadline takes the claim back if it never does.
-          if (err instanceof DispatchOutcomeUnknown) return;
+          if (err instanceof DispatchOutcomeUnknown) {
+            if (trigger !== undefined) triggers.set(effect.n, trigger);
+            return;
+          }
           // Definitely not started (a 4xx): the claim goes back for a retry with backoff rather
           // than hold an item no worker has.
           await giveBack(token, effect.n, `dispatch failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -65,6 +65,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     const r = refs.get(n)?.record;
     return r?.state === "held" && config.pools[r.pool ?? "default"]?.dispatch.kind === "workflow";
   });
+  const anyWorkflow = Object.values(config.pools).some((p) => p.dispatch.kind === "workflow");
   const runOfHeld = (all: readonly RunView[], n: number, r: ClaimRecord): RunView | undefined => runOf(all, n, r.epoch, github.knownRunId(n, r.epoch), r.grantedAt, input.botLogin);
   const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
   const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
@@ -105,10 +106,12 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       memory.approvalsRead.set(n, listedIssue.updatedAt);
     }
 
-    if (r === undefined || r.state === "approved" || r.state === "released" || r.state === "withdrawn" || r.state === "invalid") {
-      // A grant starts above every epoch the item ever had: its floor, and any run titled for it.
-      if (r === undefined && labelled) {
-        facts.floor = await store.floorOf(`${prefix}${n}`);
+    // A grant starts above every epoch the item ever had: its floor, and any run titled for it; and
+    // never while a run for it is still in progress — its claim ref may have been deleted under
+    // it, and the approval recorded again since (DESIGN.md, "two live workers never hold one item").
+    if (labelled && (r === undefined || r.state === "approved" || r.state === "released")) {
+      if (r === undefined) facts.floor = await store.floorOf(`${prefix}${n}`);
+      if (r === undefined || anyWorkflow) {
         const named = runsOfItem(await needRuns(), n);
         facts.floor = Math.max(facts.floor, named.maxEpoch);
         if (named.live) facts.runLive = true;

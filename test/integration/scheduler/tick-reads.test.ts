@@ -1,0 +1,144 @@
+/**
+ * How the tick reads GitHub: conditional reads when nothing changed, runs past the first page, a
+ * listing that skipped an issue, pages that shift under the listing, a fresh process's few
+ * queries, and the read-back after a batch of unknown outcome.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { octokitClaimRefs, type ClaimRefsApi } from "../../../src/adapters/github/claim-refs-api.js";
+import { GitHubClaimStore } from "../../../src/adapters/github/github-claim-store.js";
+import { octokitTickGitHub } from "../../../src/adapters/github/tick/octokit-tick-github.js";
+import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
+import { newTickMemory, runTick } from "../../../src/adapters/github/tick/run-tick.js";
+import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.js";
+import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
+import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
+
+type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
+let f: Fixture | undefined;
+afterEach(async () => {
+  await f?.fake.close();
+  f = undefined;
+});
+
+const ONE = `pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`;
+
+function tickGitHub(fx: Fixture): TickGitHub {
+  return octokitTickGitHub(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now() });
+}
+
+describe("the tick's reads on the fake GitHub", () => {
+  it("when nothing changed, a tick's reads are all conditional and answered 304, and it writes nothing", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("busy");
+    await f.queue("waiting");
+    const a = f.replica("a");
+    await a.tick();
+    f.fake.repo(REPO).workflowRuns.get(f.runsOf(n)[0]!.id)!.status = "in_progress";
+    await a.tick();
+    f.fake.accounting.reset();
+    const quiet = await a.tick();
+    expect(quiet.dispatched).toEqual([]);
+    const log = f.fake.accounting.log;
+    expect(log.filter((e) => e.method === "GET").length).toBeGreaterThan(0);
+    expect(log.filter((e) => e.method === "GET" && e.status !== 304).map((e) => e.route)).toEqual([]);
+    expect(log.filter((e) => e.kind === "create" || e.kind === "write").map((e) => e.route)).toEqual([]);
+  });
+
+  it("finds a long run that newer runs pushed off the first page, by its run name, from a replica that did not dispatch it", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("long-one");
+    await f.replica("a").tick();
+    // 150 later dispatches of the same workflow by the App (other work): the item's run is now on page 2.
+    for (let i = 0; i < 150; i++) await f.octokit.actions.createWorkflowDispatch({ owner: "acme", repo: "app", workflow_id: "bosun-work.yml", ref: "main", inputs: { item: "other", epoch: String(i), brief_hash: "x" } });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "failure");
+    const t = await f.replica("b").tick();
+    expect(t.view.landed).toMatchObject([{ n, disposition: "human" }]);
+  });
+
+  it("an in-flight item the listing missed is read on its own, not ended as gone; closed while its run lives, it keeps its claim until the run ends", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("busy");
+    await f.replica("a").tick();
+    f.fake.repo(REPO).workflowRuns.get(f.runsOf(n)[0]!.id)!.status = "in_progress";
+    // A listing that skipped the issue (as offset pages do when issues leave the list meanwhile).
+    const real = tickGitHub(f);
+    const github: TickGitHub = { ...real, listApproved: async (label) => (await real.listApproved(label)).filter((i) => i.number !== n) };
+    const missing = new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "b", clock: f.clock, journal: new MemoryJournal(), github });
+    const t = await missing.tick(f.config);
+    expect(t.view.landed).toEqual([]);
+    expect(t.view.inFlight.map((i) => i.n)).toEqual([n]);
+    expect(f.labelsOf(n)).toContain("bosun:claimed");
+    await f.maintainer.issues.update({ owner: "acme", repo: "app", issue_number: n, state: "closed", state_reason: "not_planned" });
+    expect((await missing.tick(f.config)).view.landed).toEqual([]);
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    expect((await missing.tick(f.config)).view.landed.map((l) => l.n)).toEqual([n]);
+    expect(f.runsOf(n)).toHaveLength(1);
+  });
+
+  it("lists every approved issue even when issues leave the list between its pages", async () => {
+    f = await schedulerFixture();
+    const fx = f;
+    const numbers = Array.from({ length: 130 }, (_, i) => fx.fake.addIssue(REPO, { title: `q${i}`, labels: ["bosun:ready"] }).number);
+    const client = createTestOctokit(fx.fake.url, "t-bot");
+    // Right after the first page is read, the first three issues leave the list: page 2 now starts
+    // three issues later, and a single pass would never see three of them.
+    let shifted = false;
+    client.hook.after("request", (_response, options) => {
+      if (shifted || !String(options.url).includes("/issues") || options["page"] !== 1) return;
+      shifted = true;
+      for (const n of numbers.slice(0, 3)) fx.fake.repo(REPO).issues.get(n)!.labels = [];
+    });
+    const github = octokitTickGitHub(client, { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now() });
+    const listed = new Set((await github.listApproved("bosun:ready")).map((i) => i.number));
+    expect(shifted).toBe(true);
+    for (const n of numbers.slice(3)) expect(listed.has(n)).toBe(true);
+  });
+
+  it("a fresh process (an Action run) reads the claim records in a few queries, not one request per item", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 2, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items: number[] = [];
+    for (let i = 0; i < 8; i++) items.push(await f.queue(`item-${i}`));
+    // Ticks by other processes: every item's record written, some landed, some held.
+    for (const holder of ["a", "b", "c"]) {
+      await f.replica(holder).tick();
+      for (const n of items) for (const r of f.runsOf(n)) if (r.status !== "completed") f.fake.completeWorkflowRun(REPO, r.id, "failure");
+    }
+    f.fake.accounting.reset();
+    const cold = await f.replica("fresh").tick();
+    expect(cold.view.landed).toHaveLength(2);
+    expect(cold.dispatched).toHaveLength(2);
+    const count = (route: string): number => f!.fake.accounting.log.filter((e) => e.route === route).length;
+    expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
+    expect(count("GET /repos/{owner}/{repo}/git/matching-refs/{ref}") + count("GET /repos/{owner}/{repo}/git/refs/{ref}")).toBeLessThanOrEqual(2);
+    expect(f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length).toBeLessThanOrEqual(3);
+  });
+
+  it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("behind-an-error");
+    const real = octokitClaimRefs(createTestOctokit(f.fake.url, "t-bot"), "acme", "app");
+    let wrote = false;
+    let failedOnce = false;
+    const refs: ClaimRefsApi = {
+      ...real,
+      updateRefs: async (updates) => {
+        await real.updateRefs(updates);
+        wrote = true;
+        return { unknown: "502 Bad Gateway" };
+      },
+      listRefs: async (prefix) => {
+        if (wrote && !failedOnce) {
+          failedOnce = true;
+          throw new Error("503 Service Unavailable");
+        }
+        return real.listRefs(prefix);
+      },
+    };
+    const store = new GitHubClaimStore({ refs, prefix: f.config.claims.ref_prefix, signer: BOT });
+    const t = await runTick({ github: tickGitHub(f), store, config: f.config, clock: f.clock, journal: new MemoryJournal(), holder: "a", botLogin: BOT }, newTickMemory());
+    expect(failedOnce).toBe(true);
+    expect(t.dispatched).toEqual([n]);
+    expect(f.runsOf(n)).toMatchObject([{ epoch: 1 }]);
+  });
+});
