@@ -203,7 +203,8 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     const n = await f.queue("nobody-home");
     const a = f.replica("a");
     const epochs: number[] = [];
-    for (let i = 0; i < 10; i++) {
+    // A label dispatch shows its worker only by a pull request: no dispatch deadline, so each grant waits out its lease (the brief's wall clock when longer).
+    for (let i = 0; i < 30; i++) {
       await a.tick();
       const r = recordOf(f, n);
       if (r?.state === "held" && !epochs.includes(r.epoch)) epochs.push(r.epoch);
