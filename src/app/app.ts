@@ -110,10 +110,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     retry: async (octokit, repo, issue, person, which, config) => {
       const { data } = await octokit.rest.repos.get(repo);
       const ticker = await scheduler.ticker(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
-      const outcome = await ticker.retryByPerson(config, issue, person, which);
-      await scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
-      return outcome;
+      return ticker.retryByPerson(config, issue, person, which);
     },
+    applied: (octokit, repo) => scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, repo.defaultBranch),
   });
   // The timer is what makes the scheduler eventually right: webhooks can be lost, leases run out silently.
   if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);
