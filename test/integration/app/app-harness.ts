@@ -60,6 +60,8 @@ export interface HarnessOptions {
   configMaxAgeMs?: number;
   /** The dashboard's least interval between routine writes (default: the app's). */
   dashboardIntervalMs?: number;
+  /** Webhook events delivered to the app besides the default ones (app.yml subscribes to `check_run` too). */
+  moreEvents?: readonly string[];
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -107,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     void middleware(req, res, () => res.writeHead(404).end());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "installation", "installation_repositories"] });
+  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "installation", "installation_repositories", ...(options.moreEvents ?? [])] });
   const tokens = { maintainer: "t-maintainer", triager: "t-triager", reader: "t-reader", admin: "t-admin" } as const;
   const isAuth = (route: string | null) => route === "POST /app/installations/{installation_id}/access_tokens";
   return {
