@@ -90,7 +90,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     onTick: async ({ owner, repo, octokit, config, problems }, report, ticker) => {
       const key = `${owner}/${repo}`;
       const lands = recent.get(key) ?? [];
-      for (const l of report.view.landed) lands.unshift({ issue: l.n, title: l.title, ok: l.disposition === "ok", summary: l.summary, at: now() });
+      // An item that reached review or merged waits in the review section; recent lands are ends only,
+      // so ✅ means done (merged, and verified where the repository verifies), never "the run succeeded".
+      for (const l of report.view.landed) if (l.disposition !== "review" && l.disposition !== "merged") lands.unshift({ issue: l.n, title: l.title, ok: l.disposition === "ok", summary: l.summary, at: now() });
       lands.splice(RECENT_LANDS);
       recent.set(key, lands);
       idleShown.set(key, report.view.idle);

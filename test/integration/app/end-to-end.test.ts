@@ -65,6 +65,9 @@ describe("the app from label to done", () => {
     await fake.webhooks.flush();
     // A run that succeeded is "PR open, gate pending", never done: bosun:done means merged.
     expect(h.labelsOf(first)).toEqual(["bosun:ready", "bosun:review"]);
+    // On the dashboard it is in review, not among the lands (✅ is for done, ❌ for a failure).
+    expect(dashboardBody(h)).toContain(`#${first} first: pull request #${pull.number}, bosun/gate pending`);
+    expect(dashboardBody(h)).not.toMatch(new RegExp(`[✅❌] #${first}\\b`));
     // The landing freed the slot: the pool refilled.
     expect(runs().map((r) => r.item)).toEqual([first, second]);
     expect(h.labelsOf(second)).toEqual(["bosun:claimed", "bosun:ready"]);
@@ -85,7 +88,7 @@ describe("the app from label to done", () => {
 
     const dashboard = dashboardBody(h);
     expect(dashboard).toContain(`#${second}`);
-    expect(dashboard).toMatch(new RegExp(`#${first}`));
+    expect(dashboard).toMatch(new RegExp(`✅ #${first} first`));
     // Fleet metrics from the app's own journal: one run, landed done; its gate passed.
     expect(dashboard).toContain("## Fleet metrics");
     expect(dashboard).toMatch(/Stop reasons \(1 runs?\)/);
