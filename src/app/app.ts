@@ -90,7 +90,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     onTick: async ({ owner, repo, octokit, config, problems }, report, ticker) => {
       const key = `${owner}/${repo}`;
       const lands = recent.get(key) ?? [];
-      for (const l of report.view.landed) lands.unshift({ issue: l.n, title: l.title, ok: l.disposition === "ok", summary: l.summary, at: now() });
+      // An item that reached review or merged waits in the review section; recent lands are ends only,
+      // so ✅ means done (merged, and verified where the repository verifies), never "the run succeeded".
+      for (const l of report.view.landed) if (l.disposition !== "review" && l.disposition !== "merged") lands.unshift({ issue: l.n, title: l.title, ok: l.disposition === "ok", summary: l.summary, at: now() });
       lands.splice(RECENT_LANDS);
       recent.set(key, lands);
       idleShown.set(key, report.view.idle);
@@ -110,10 +112,9 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     retry: async (octokit, repo, issue, person, which, config) => {
       const { data } = await octokit.rest.repos.get(repo);
       const ticker = await scheduler.ticker(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
-      const outcome = await ticker.retryByPerson(config, issue, person, which);
-      await scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, data.default_branch);
-      return outcome;
+      return ticker.retryByPerson(config, issue, person, which);
     },
+    applied: (octokit, repo) => scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, repo.defaultBranch),
   });
   // The timer is what makes the scheduler eventually right: webhooks can be lost, leases run out silently.
   if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);

@@ -12,8 +12,15 @@ export interface DashboardActionsOptions {
   readonly config: ConfigLoader;
   /** The bot's login (`bosun[bot]`): only its dashboard issue is read for ticks. */
   readonly botLogin: () => Promise<string>;
-  /** Writes a retry or requeue as a record (the scheduler's), for `person`: what happened, or why not. */
+  /** Writes a retry or requeue as a record (the scheduler's), for `person`: what happened, or why not. The scheduler ticks after, through `applied`. */
   readonly retry: (octokit: AppOctokit, repo: { owner: string; repo: string }, issue: number, person: string, which: "retry" | "requeue", config: BosunConfig) => Promise<string>;
+  /**
+   * This edit's ticks changed something (a label, a record) and its boxes are cleared: the
+   * scheduler ticks now, so the queue and the dashboard follow at once. (Bosun's own label writes
+   * come back as webhooks the scheduler ignores; and a tick before the boxes are cleared would
+   * have its dashboard overwritten by the clearing.)
+   */
+  readonly applied?: (octokit: AppOctokit, repo: { owner: string; repo: string; defaultBranch: string }) => Promise<void>;
 }
 
 /** What one edit of the dashboard came to, for the log and the tests. */
@@ -26,7 +33,7 @@ interface EditedPayload {
   readonly issue: { readonly number: number; readonly body: string | null; readonly updated_at: string; readonly user: { readonly login: string } | null };
   readonly changes?: { readonly body?: { readonly from?: string } };
   readonly sender: { readonly login: string };
-  readonly repository: { readonly name: string; readonly owner: { readonly login: string } };
+  readonly repository: { readonly name: string; readonly owner: { readonly login: string }; readonly default_branch: string };
 }
 
 /** How many times a read of the dashboard that predates the edit is tried again (GitHub's reads can lag its writes). */
@@ -53,6 +60,7 @@ export function registerDashboardActions(app: Probot, options: DashboardActionsO
     const octokit = context.octokit as unknown as AppOctokit;
     const outcome = await serialize(`${repo.owner}/${repo.repo}#${payload.issue.number}`, () => handleEdit(octokit, repo, payload, context.id, options, seen));
     if (outcome.kind === "refused" || outcome.kind === "applied") app.log.info({ repo: `${repo.owner}/${repo.repo}`, outcome }, `bosun dashboard: ${outcome.kind} ticks by ${outcome.sender}`);
+    if (outcome.kind === "applied" && outcome.applied.length > 0) await options.applied?.(octokit, { ...repo, defaultBranch: payload.repository.default_branch });
   });
 }
 

@@ -49,7 +49,7 @@ export function schedulerDashboardState(input: {
     notes: view.notes.map((n) => ({ issue: n.n, title: n.title, note: n.note })),
     needsHuman: view.needsHuman.map((n) => ({ issue: n.n, title: n.title, reason: n.reason })),
     held: held.map((h) => ({ issue: h.n, title: h.title, reason: "held: tick to release it (its approved brief runs, never an edited text)" })),
-    invalid: view.invalid.map((v) => ({ issue: v.n, title: v.title, problems: ["see the Bosun comment on the issue"] })),
+    invalid: view.invalid.map((v) => ({ issue: v.n, title: v.title, problems: v.problems })),
     recentLands: input.recentLands,
     ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events) }),
   };

@@ -66,7 +66,7 @@ export interface ActionLabels {
  * requeue), or why it does not apply to the item as it is now
  * (it already happened, or the item moved on): then nothing is written, which is what makes a
  * repeated webhook harmless. Adds and removals, not a new label set, so a label someone else
- * changes in the same second is not lost, and each change is an event the scheduler ticks on.
+ * changes in the same second is not lost; the app ticks the scheduler once the boxes are cleared.
  */
 export function planAction(action: DashboardAction, item: { readonly open: boolean; readonly labels: readonly string[] }, L: ActionLabels): { readonly add: string[]; readonly remove: string[] } | { readonly record: "retry" | "requeue" } | { readonly skip: string } {
   if (!item.open) return { skip: "the issue is closed" };

@@ -3,6 +3,7 @@ import { approved, grantOver, invalid, merged, reclaimed, released, requeued, se
 import { decideStep, type Decision, type HeldClaim, type LandingDecision, type ReviewingItem, type WorkerState } from "../engine/decide-step.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
+import { problemText } from "../brief/brief.js";
 import { landHeld } from "./land-held.js";
 import { mirrorLabels } from "./mirror-labels.js";
 import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
@@ -246,7 +247,7 @@ export function planTick(facts: TickFacts): TickPlan {
     if (r.state === "held") view.inFlight.push({ n: item.n, title: title(item), pool: r.pool ?? "default", holder: r.holder, epoch: r.epoch, leaseUntil: r.leaseUntil });
     else if ((r.state === "review" || r.state === "merged") && r.pull !== undefined) view.review.push({ n: item.n, title: title(item), pull: r.pull, state: r.state, ...(item.gate === undefined ? {} : { gate: item.gate.verdict }) });
     else if (r.state === "settled" && r.outcome?.ok !== true && issue.open) view.needsHuman.push({ n: item.n, title: title(item), reason: r.outcome?.summary ?? "" });
-    else if (r.state === "invalid" && issue.open) view.invalid.push({ n: item.n, title: title(item) });
+    else if (r.state === "invalid" && issue.open) view.invalid.push({ n: item.n, title: title(item), problems: issue.brief.ok ? ["valid now: approve it again to queue it"] : issue.brief.problems.map(problemText) });
   }
   // Status comments follow every record this tick moved (one render per item, the last state).
   // A status comment posted by this plan's winner (an approval, a grant) is posted whatever the last state.

@@ -42,7 +42,8 @@ export interface TickView {
   readonly review: ReadonlyArray<{ readonly n: number; readonly title: string; readonly pull: number; readonly state: "review" | "merged"; readonly gate?: string }>;
   readonly needsHuman: ReadonlyArray<{ readonly n: number; readonly title: string; readonly reason: string }>;
   readonly waiting: ReadonlyArray<{ readonly n: number; readonly title: string; readonly reason: string }>;
-  readonly invalid: ReadonlyArray<{ readonly n: number; readonly title: string }>;
+  /** Invalid approved briefs, each with its problems by field as the body holds them now. */
+  readonly invalid: ReadonlyArray<{ readonly n: number; readonly title: string; readonly problems: readonly string[] }>;
   /** Things a maintainer should know: a claim ref someone else wrote, an approval that does not count. */
   readonly notes: ReadonlyArray<{ readonly n: number; readonly title: string; readonly note: string }>;
   /** What this tick landed or moved on. */

@@ -31,7 +31,7 @@ export function testPrivateKey(): string {
 export interface Harness {
   fake: FakeGitHub;
   clock: ManualClock;
-  /** A person's client: `maintainer` (write), `triager` (triage: labels and edits, no write), `reader`. */
+  /** A person's client: `maintainer` (maintain), `triager` (triage: labels and edits, no write), `reader`. */
   as(who: "maintainer" | "triager" | "reader" | "admin"): Octokit;
   /** Seeds an issue written by the triager. */
   issue(body: string, title?: string, labels?: string[]): number;
@@ -42,6 +42,12 @@ export interface Harness {
   botWrites(since?: number): string[];
   /** Requests the bot made after the given log position, as `METHOD route status`. */
   botRequests(since?: number): string[];
+  /**
+   * The app's GraphQL requests after the given log position, by their first field (`pinIssue`,
+   * `updateRefs`, `repository`): the tick reads and writes claim records over GraphQL too, so a
+   * count of `POST /graphql` no longer counts pins.
+   */
+  graphqlFields(since?: number): string[];
   logPosition(): number;
   close(): Promise<void>;
 }
@@ -54,6 +60,8 @@ export interface HarnessOptions {
   configMaxAgeMs?: number;
   /** The dashboard's least interval between routine writes (default: the app's). */
   dashboardIntervalMs?: number;
+  /** Webhook events delivered to the app besides the default ones (app.yml subscribes to `check_run` too). */
+  moreEvents?: readonly string[];
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -61,13 +69,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = fake.clock as ManualClock;
   fake.addRepo({ fullName: REPO, files: options.config === undefined ? {} : { ".github/bosun.yml": options.config } });
   fake.addInstallation({ id: 501, appId: 42, appSlug: "bosun", repos: [REPO] });
-  fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "write" } });
+  fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "maintain" } });
   fake.addToken("t-admin", "acme", {});
   fake.addToken("t-triager", "tia", { permissions: { [REPO]: "triage" } });
   fake.addToken("t-reader", "rui", { permissions: { [REPO]: "read" } });
   const validator = options.validator;
+  const graphqlCalls: Array<{ seq: number; field: string }> = [];
   const Validated = ProbotOctokit.plugin((octokit) => {
     validator?.attach(octokit as never);
+    // Recorded once answered, failures too, at the log position of its answer.
+    octokit.hook.wrap("request", async (request, options) => {
+      const query = options.url === "/graphql" ? options["query"] : undefined;
+      try {
+        return await request(options);
+      } finally {
+        if (typeof query === "string") graphqlCalls.push({ seq: fake.accounting.log.at(-1)?.seq ?? 0, field: firstField(query) });
+      }
+    });
     return {};
   });
   // Probot merges its own throttle options over `ProbotOctokit.defaults(...)`, and its write limiter
@@ -91,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     void middleware(req, res, () => res.writeHead(404).end());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "installation", "installation_repositories"] });
+  fake.webhooks.register({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`, secret: WEBHOOK_SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "installation", "installation_repositories", ...(options.moreEvents ?? [])] });
   const tokens = { maintainer: "t-maintainer", triager: "t-triager", reader: "t-reader", admin: "t-admin" } as const;
   const isAuth = (route: string | null) => route === "POST /app/installations/{installation_id}/access_tokens";
   return {
@@ -103,6 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     comments: (n) => [...fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === n).map((c) => [c.user, c.body]),
     botWrites: (since = 0) => fake.accounting.log.filter((e) => e.seq > since && e.login === BOT && e.method !== "GET" && !isAuth(e.route)).map((e) => `${e.route ?? `${e.method} ${e.path}`} ${e.status}`),
     botRequests: (since = 0) => fake.accounting.log.filter((e) => e.seq > since && e.login === BOT).map((e) => `${e.route ?? `${e.method} ${e.path}`} ${e.status}`),
+    graphqlFields: (since = 0) => graphqlCalls.filter((c) => c.seq > since).map((c) => c.field),
     logPosition: () => fake.accounting.log.at(-1)?.seq ?? 0,
     async close() {
       await fake.close();
@@ -110,6 +129,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** The first field a GraphQL document selects: `mutation ($id: ID!) { pinIssue(...) {...} }` → `pinIssue`. */
+function firstField(query: string): string {
+  return /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "?";
 }
 
 /** A complete, valid issue-form body; `over` replaces sections by heading. */

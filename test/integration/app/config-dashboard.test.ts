@@ -1,10 +1,13 @@
 /** `.github/bosun.yml` through the app: a broken file is reported on the dashboard by field, and the last good one stays in force. */
 import { afterEach, describe, expect, test } from "vitest";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE } from "../../../src/core/dashboard/dashboard-state.js";
+import { isSnapshotComment } from "../../../src/core/brief/snapshot.js";
+import { isStatusComment } from "../../../src/core/scheduler/status-comment.js";
 import { startAppServer, AppEnvError } from "../../../src/app/server.js";
 import { BOT, formBody, OWNER_REPO, REPO, startHarness, testPrivateKey, WEBHOOK_SECRET, type Harness } from "./app-harness.js";
 
-const GOOD = "policy: priority\nlabels:\n  queued: bosun:in-queue\npools:\n  default: {size: 2, dispatch: {kind: comment}}\n";
+// A pool of size 0 dispatches nothing (docs/lifecycle.md), so approved items stay queued under the config's own queued label.
+const GOOD = "policy: priority\nlabels:\n  queued: bosun:in-queue\npools:\n  default: {size: 0, dispatch: {kind: comment}}\n";
 const BROKEN = "policy: priority\nlabels:\n  queued: bosun:in-queue\npools:\n  default: {size: -1, dispatch: {kind: comment}}\n";
 
 const dashboards = (h: Harness) => [...h.fake.repo(REPO).issues.values()].filter((i) => (i.body ?? "").startsWith(DASHBOARD_MARKER));
@@ -23,7 +26,9 @@ describe("configuration and the dashboard", () => {
     const first = h.issue(formBody());
     await approve(h, first);
     expect(h.labelsOf(first)).toEqual(["bosun:in-queue", "bosun:ready"]);
-    expect(dashboards(h)).toEqual([]);
+    // The tick writes the dashboard (its busy/idle line first): one, with no problem to report.
+    expect(dashboards(h)).toHaveLength(1);
+    expect(dashboards(h)[0]?.body).not.toContain("Configuration problems");
 
     h.fake.setFile(REPO, "main", ".github/bosun.yml", BROKEN);
     const invalid = h.issue(formBody({ "Size cap": "lots" }), "Broken brief");
@@ -37,7 +42,7 @@ describe("configuration and the dashboard", () => {
     expect(dashboard).toMatchObject({ title: DASHBOARD_TITLE, user: BOT });
     expect(dashboard?.body).toContain("## Configuration problems");
     expect(dashboard?.body).toContain("`pools.default.size`");
-    // What the intake knows: the queue in policy order and the invalid brief with its problems.
+    // What the tick knows: the queue in policy order and the invalid brief with its problems.
     expect(dashboard?.body).toContain(`#${first} A brief (P2)`);
     expect(dashboard?.body).toContain("Invalid briefs");
     expect(dashboard?.body).toContain(`#${invalid} Broken brief`);
@@ -56,18 +61,34 @@ describe("configuration and the dashboard", () => {
 
   test("a repeated config read is a conditional request answered 304", async () => {
     h = await startHarness({ config: GOOD });
+    // The config is read by the scheduler's loader on every tick, and by the dashboard's Setup
+    // section (what `bosun doctor` checks) at most every few minutes: each reads it once in full.
+    const configReads = (since: number) => h!.fake.accounting.log.filter((e) => e.seq > since && e.route === "GET /repos/{owner}/{repo}/contents/{path}" && e.path.endsWith("bosun.yml")).map((e) => e.status);
     await approve(h, h.issue(formBody()));
+    expect(configReads(0)).toEqual([200, 200]);
+    let before = h.logPosition();
     await approve(h, h.issue(formBody()));
-    const reads = h.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/contents/{path}").map((e) => e.status);
-    expect(reads).toEqual([200, 304]);
+    expect(configReads(before)).toEqual([304]);
+    // Past the Setup section's age both readers ask again, and an unchanged file costs 304s only.
+    h.clock.advance(11 * 60_000);
+    before = h.logPosition();
+    await approve(h, h.issue(formBody()));
+    expect(configReads(before)).toEqual([304, 304]);
+    // A changed file is read in full: the 304s above were earned by an unchanged ETag.
+    h.fake.setFile(REPO, "main", ".github/bosun.yml", `${GOOD}# changed\n`);
+    before = h.logPosition();
+    await approve(h, h.issue(formBody()));
+    expect(configReads(before)).toEqual([200]);
   });
 
   test("a missing config is the defaults, with no problem reported", async () => {
     h = await startHarness();
     const n = h.issue(formBody());
     await approve(h, n);
+    // The default pool has size 0: the item waits in the queue, nothing is dispatched.
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
-    expect(dashboards(h)).toEqual([]);
+    expect(dashboards(h)).toHaveLength(1);
+    expect(dashboards(h)[0]?.body).not.toContain("Configuration problems");
   });
 });
 
@@ -75,12 +96,12 @@ describe("the dashboard issue is pinned when the app opens it", () => {
   let h: Harness | undefined;
   afterEach(async () => h?.close());
 
-  /** Breaks the config and approves a brief: the intake reports the problem on a dashboard at once. */
+  /** Breaks the config and approves a brief: the tick reports the problem on the dashboard at once. */
   async function breakConfig(harness: Harness): Promise<void> {
     harness.fake.setFile(REPO, "main", ".github/bosun.yml", BROKEN);
     await approve(harness, harness.issue(formBody()));
   }
-  const pins = (harness: Harness, since = 0) => harness.botRequests(since).filter((r) => r.startsWith("POST /graphql "));
+  const pins = (harness: Harness, since = 0) => harness.graphqlFields(since).filter((f) => f === "pinIssue");
   const appDeliveries = (harness: Harness) => harness.fake.webhooks.deliveries.filter((d) => d.status !== 200);
 
   test("a new dashboard is pinned with one GraphQL request; later writes never pin again", async () => {
@@ -90,7 +111,7 @@ describe("the dashboard issue is pinned when the app opens it", () => {
     const [dashboard] = dashboards(h);
     expect(dashboard).toMatchObject({ title: DASHBOARD_TITLE, user: BOT });
     expect(h.fake.repo(REPO).pinnedIssues).toEqual([dashboard?.number]);
-    expect(pins(h)).toEqual(["POST /graphql 200"]);
+    expect(pins(h)).toEqual(["pinIssue"]);
 
     // Unpinned by a maintainer, rewritten by the app: it stays unpinned.
     h.fake.repo(REPO).pinnedIssues.length = 0;
@@ -131,7 +152,7 @@ describe("the dashboard issue is pinned when the app opens it", () => {
     expect(dashboard?.body).not.toMatch(/pin/i);
     expect(h.fake.repo(REPO).pinnedIssues).toEqual(pinned);
     // One refused attempt (a GraphQL error is HTTP 200), and the webhook was handled without a failure.
-    expect(pins(h)).toEqual(["POST /graphql 200"]);
+    expect(pins(h)).toEqual(["pinIssue"]);
     expect(appDeliveries(h)).toEqual([]);
 
     // The next writes update the same dashboard and do not try again.
@@ -154,9 +175,13 @@ describe("startAppServer (what `npm start` runs)", () => {
       expect(health.status).toBe(200);
       const n = h.issue(formBody());
       await approve(h, n);
-      // Two apps (the harness's and this server) answer the same delivery; the labels converge.
+      // Two apps (the harness's and this server) answer the same delivery; the labels converge,
+      // and only the writer whose record write won posts: one snapshot, one status comment.
       expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
-      expect(h.comments(n).filter(([author]) => author === BOT)).toHaveLength(1);
+      const mine = h.comments(n).filter(([author]) => author === BOT).map(([, body]) => body);
+      expect(mine.filter(isSnapshotComment)).toHaveLength(1);
+      expect(mine.filter(isStatusComment)).toHaveLength(1);
+      expect(mine).toHaveLength(2);
       const statuses = h.fake.webhooks.deliveries.filter((d) => d.hookUrl.startsWith(server.url)).map((d) => d.status);
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((s) => s === 200)).toBe(true);

@@ -79,17 +79,40 @@ describe("the dashboard's checkboxes", () => {
     expect(dashboard(h).body).toContain(`- [ ] <!-- bosun:release=${n} --> #${n} Honor Retry-After`);
   });
 
-  test("release lifts the hold, and retry sends an item that needs a human back to the queue", async () => {
+  test("release lifts the hold, and the item is queued again", async () => {
     h = await startHarness({ config: CONFIG, dashboardIntervalMs: 0 });
     const n = await queuedItem(h);
     await tick(h, "maintainer", `bosun:hold=${n}`);
+    expect(h.labelsOf(n)).toEqual(["bosun:hold", "bosun:queued", "bosun:ready"]);
     await tick(h, "maintainer", `bosun:release=${n}`);
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
-    // An item handed to a human while still in the queue.
+    // The dashboard followed at once: the item is back in its pool's queue with a hold box.
+    expect(dashboard(h).body).toContain(`1. [ ] <!-- bosun:hold=${n} --> #${n} Honor Retry-After (P2)`);
+    expect(dashboard(h).body).not.toContain(`bosun:release=${n}`);
+  });
+
+  test("retry sends an item that needs a human back to the queue; a needs-human label put on by hand is not a need", async () => {
+    // A pool of one that dispatches by comment: the item runs, and lands by hand.
+    h = await startHarness({ config: "pools:\n  default: {size: 1, dispatch: {kind: comment}}\n", dashboardIntervalMs: 0 });
+    const n = h.issue(formBody(), "Honor Retry-After");
+    await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
+    await h.fake.webhooks.flush();
+    expect(h.labelsOf(n)).toEqual(["bosun:claimed", "bosun:ready"]);
+    // Labels mirror the claim record: a needs-human label added by hand is taken off, with no box to retry.
     await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:needs-human"] });
     await h.fake.webhooks.flush();
+    expect(h.labelsOf(n)).toEqual(["bosun:claimed", "bosun:ready"]);
+    expect(dashboard(h).body).not.toContain(`bosun:retry=${n}`);
+
+    await h.as("maintainer").issues.createComment({ ...OWNER_REPO, issue_number: n, body: "/bosun land refuse it touched the wrong module" });
+    await h.fake.webhooks.flush();
+    expect(h.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);
     expect(dashboard(h).body).toContain(`[ ] <!-- bosun:retry=${n} -->`);
     await tick(h, "maintainer", `bosun:retry=${n}`);
-    expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
+    // Back in the queue under its approval, and the free slot takes it at the next epoch.
+    expect(h.labelsOf(n)).toEqual(["bosun:claimed", "bosun:ready"]);
+    expect(h.fake.repo(REPO).refs.has(`refs/bosun/claims/${n}`)).toBe(true);
+    expect(dashboard(h).body).not.toContain(`bosun:retry=${n}`);
+    expect(h.comments(n).filter(([author, body]) => author === BOT && /epoch 2/.test(body))).not.toEqual([]);
   });
 });
