@@ -31,7 +31,7 @@ export function testPrivateKey(): string {
 export interface Harness {
   fake: FakeGitHub;
   clock: ManualClock;
-  /** A person's client: `maintainer` (write), `triager` (triage: labels and edits, no write), `reader`. */
+  /** A person's client: `maintainer` (maintain: approves), `triager` (triage: labels and edits, no write), `reader`. */
   as(who: "maintainer" | "triager" | "reader" | "admin"): Octokit;
   /** Seeds an issue written by the triager. */
   issue(body: string, title?: string, labels?: string[]): number;
@@ -61,7 +61,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const clock = fake.clock as ManualClock;
   fake.addRepo({ fullName: REPO, files: options.config === undefined ? {} : { ".github/bosun.yml": options.config } });
   fake.addInstallation({ id: 501, appId: 42, appSlug: "bosun", repos: [REPO] });
-  fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "write" } });
+  fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "maintain" } });
   fake.addToken("t-admin", "acme", {});
   fake.addToken("t-triager", "tia", { permissions: { [REPO]: "triage" } });
   fake.addToken("t-reader", "rui", { permissions: { [REPO]: "read" } });
