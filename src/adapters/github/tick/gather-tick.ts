@@ -50,6 +50,14 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     const n = Number(c.ref.slice(prefix.length));
     if (c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) refs.set(n, c);
   }
+  // An issue a webhook named that the listing does not show: a listing read right after the label
+  // went on can be stale (GitHub's reads lag its writes), so it is read on its own rather than
+  // left to the next sweep.
+  for (const n of input.hinted) {
+    if (issues.has(n)) continue;
+    const read = await github.issue(n);
+    if (read !== undefined && read.open && read.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase())) issues.set(n, read);
+  }
   // An item whose record is not final but whose issue the listing does not show (unlabelled,
   // closed, or missed by a shifting page): read on its own.
   for (const [n, c] of refs) {
