@@ -139,6 +139,29 @@ describe("intake against an unkind GitHub", () => {
     expect(snapshotsOf(h, n)).toHaveLength(1);
   });
 
+  test("a read of the last edit that lags behind the body freezes nothing: the approval waits until the text and its edit time agree", async () => {
+    h.fake.webhooks.configure({ drop: 1 });
+    const ticker = replica(h, "solo");
+    const n = h.issue(formBody());
+    await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
+    h.clock.advance(30_000);
+    // GraphQL reads lag ten seconds behind (armed before the edit, so the fake keeps the past).
+    h.fake.faults.add({ kind: "stale-read", lagMs: 10_000, route: "POST /graphql", times: 1 });
+    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Allowed paths": "**" }) });
+    h.clock.advance(1_000);
+    // The listing shows the edited body; the lagging read says the body was never edited (and shows the old one).
+    await ticker.tick(config);
+    expect(h.fake.faults.fired.map((f) => f.kind)).toContain("stale-read");
+    expect(snapshotsOf(h, n)).toEqual([]);
+    expect(recordOf(h, n)).toBeUndefined();
+    // Reads that agree: the edit came after the approval, so nothing is frozen and nothing runs.
+    await ticker.tick(config);
+    expect(snapshotsOf(h, n)).toEqual([]);
+    expect(recordOf(h, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    expect(recordOf(h, n)?.briefHash).toBeUndefined();
+    expect([...h.fake.repo(REPO).workflowRuns.values()]).toEqual([]);
+  });
+
   test("two replicas ticking at the same moment take in each approval once: one record, one snapshot, one status comment", async () => {
     h.fake.webhooks.configure({ drop: 1 });
     const issues = [h.issue(formBody()), h.issue(formBody()), h.issue(formBody({ "Size cap": "lots" }))];
