@@ -162,6 +162,30 @@ describe("intake against an unkind GitHub", () => {
     expect([...h.fake.repo(REPO).workflowRuns.values()]).toEqual([]);
   });
 
+  test("a re-approval of an item waiting for one is taken in by a sweep, its deliveries lost", async () => {
+    h.fake.webhooks.configure({ drop: 1 });
+    const ticker = replica(h, "solo");
+    const n = h.issue(formBody());
+    await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
+    h.clock.advance(30_000);
+    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Size cap": "9000" }) });
+    await ticker.tick(config);
+    expect(recordOf(h, n)?.briefHash).toBeUndefined();
+    await ticker.tick(config);
+    // The maintainer reads the new text and approves it again; no webhook arrives.
+    h.clock.advance(30_000);
+    await h.as("maintainer").issues.removeLabel({ ...OWNER_REPO, issue_number: n, name: "bosun:ready" });
+    await h.as("maintainer").issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
+    await ticker.tick(config);
+    expect(snapshotsOf(h, n)).toHaveLength(1);
+    expect(snapshotsOf(h, n)[0]?.[1]).toContain('"size_cap": 9000');
+    expect(recordOf(h, n)).toMatchObject({ state: "approved", approval: { by: "mona" }, briefHash: expect.stringMatching(/^sha256:/) as unknown });
+    expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
+    // The hold is off: the next tick runs the text approved now.
+    await ticker.tick(config);
+    expect(recordOf(h, n)?.state).toBe("held");
+  });
+
   test("two replicas ticking at the same moment take in each approval once: one record, one snapshot, one status comment", async () => {
     h.fake.webhooks.configure({ drop: 1 });
     const issues = [h.issue(formBody()), h.issue(formBody()), h.issue(formBody({ "Size cap": "lots" }))];
