@@ -98,6 +98,20 @@ describe("faults", () => {
     expect(fake.accounting.log.filter((e) => e.fault === "stale-read").length).toBe(3);
   });
 
+  test("lagging GraphQL queries (a rule aimed at POST /graphql): every repository they read is that old; REST reads are fresh", async () => {
+    fake.faults.add({ kind: "stale-read", lagMs: 5000, route: "POST /graphql" });
+    const issue = fake.addIssue("acme/app", { title: "t", body: "v0" });
+    await o().issues.update({ ...repo, issue_number: issue.number, body: "v1" });
+    clock.advance(2000);
+    const query = `query($n: Int!) { repository(owner: "acme", name: "app") { issue(number: $n) { body lastEditedAt } } }`;
+    const read = async () => (await o().graphql<{ repository: { issue: { body: string; lastEditedAt: string | null } } }>(query, { n: issue.number })).repository.issue;
+    expect(await read()).toEqual({ body: "v0", lastEditedAt: null });
+    expect((await o().issues.get({ ...repo, issue_number: issue.number })).data.body).toBe("v1");
+    clock.advance(3000);
+    expect(await read()).toEqual({ body: "v1", lastEditedAt: "2026-01-01T00:00:00Z" });
+    expect(fake.accounting.log.filter((e) => e.fault === "stale-read").map((e) => e.route)).toEqual(["POST /graphql"]);
+  });
+
   test("a page shift: page 2 starts one record later, so one record is never listed (or, negative, one twice)", async () => {
     for (let i = 0; i < 5; i++) fake.addIssue("acme/app", { title: `i${i}` });
     const numbers = async () => {

@@ -21,7 +21,9 @@ export type FaultEffect =
    * After a write to a repository, matching GETs see the repository as it was before it, for `ms`
    * (by the fake's clock) or `requests` reads. With `lagMs`, a matching GET instead sees the
    * repository as it was `lagMs` ago by the fake's clock (a read replica that lags), for as long
-   * as the rule lasts: every write of the last `lagMs` is invisible to it.
+   * as the rule lasts: every write of the last `lagMs` is invisible to it. A lagging rule aimed
+   * at `POST /graphql` does the same to GraphQL queries (every repository they read), never to
+   * mutations.
    */
   | { kind: "stale-read"; ms?: number; requests?: number; lagMs?: number }
   /**

@@ -203,6 +203,32 @@ describe("POST /graphql: repository reads", () => {
       const tooMany = await graphqlFailure(o.graphql(`{ repository(owner: "acme", name: "app") { issues(first: 1) { nodes { comments(last: 101) { totalCount } } } } }`));
       expect(tooMany.errors).toMatchObject([{ type: "EXCESSIVE_PAGINATION", path: ["repository", "issues", "nodes", 0, "comments"], message: "Requesting 101 records on the `comments` connection exceeds the `last` limit of 100 records." }]);
     });
+
+    test("issue(number): lastEditedAt and editor follow body edits only, at whole seconds; a pull request's number is NOT_FOUND", async () => {
+      const query = `query($number: Int!) { repository(owner: "acme", name: "app") { issue(number: $number) { number updatedAt lastEditedAt editor { __typename login } } } }`;
+      type Data = { repository: { issue: { number: number; updatedAt: string; lastEditedAt: string | null; editor: { __typename: string; login: string } | null } } };
+      const issue = fake.addIssue("acme/app", { title: "t", body: "first" });
+      const read = async () => (await o.graphql<Data>(query, { number: issue.number })).repository.issue;
+      expect(await read()).toEqual({ number: issue.number, updatedAt: "2026-01-01T00:00:00Z", lastEditedAt: null, editor: null });
+      const mona = createTestOctokit(fake.url, "t-write");
+      clock().advance(1_500);
+      // Labels, comments and titles move updatedAt, never lastEditedAt.
+      await mona.issues.addLabels({ owner: "acme", repo: "app", issue_number: issue.number, labels: ["bug"] });
+      await mona.issues.update({ owner: "acme", repo: "app", issue_number: issue.number, title: "renamed" });
+      await comment("t-write", issue.number, "a comment");
+      expect(await read()).toMatchObject({ lastEditedAt: null, editor: null });
+      await mona.issues.update({ owner: "acme", repo: "app", issue_number: issue.number, body: "second" });
+      expect(await read()).toEqual({ number: issue.number, updatedAt: "2026-01-01T00:01:01Z", lastEditedAt: "2026-01-01T00:01:01Z", editor: { __typename: "User", login: "mona" } });
+      // The same text again is no edit.
+      clock().advance(5_000);
+      await mona.issues.update({ owner: "acme", repo: "app", issue_number: issue.number, body: "second" });
+      expect((await read()).lastEditedAt).toBe("2026-01-01T00:01:01Z");
+      const pull = fake.addPull("acme/app", { title: "A pull request" });
+      const notIssue = await graphqlFailure(o.graphql(query, { number: pull.number }));
+      expect(notIssue.errors).toMatchObject([{ type: "NOT_FOUND", path: ["repository", "issue"], message: `Could not resolve to an Issue with the number of ${pull.number}.` }]);
+      const missing = await graphqlFailure(o.graphql(query, { number: 9999 }));
+      expect(missing.errors).toMatchObject([{ type: "NOT_FOUND", path: ["repository", "issue"] }]);
+    });
   });
 
   describe("inline fragments", () => {

@@ -143,7 +143,23 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
       const history = rkey === undefined ? undefined : deps.history.get(rkey);
       const lagged = method === "GET" && history !== undefined ? faults.staleRule(key, login, true, (r) => versionAt(history, time - (r.lagMs ?? 0)) !== undefined) : undefined;
       const lagView = lagged === undefined ? undefined : versionAt(history, time - (lagged.lagMs ?? 0));
-      if (lagView !== undefined && rkey !== undefined) {
+      // A GraphQL query names its repositories in its body: a lagging rule aimed at `POST /graphql`
+      // serves every repository as it was `lagMs` ago (mutations are never stale).
+      const query = (body as { query?: unknown } | undefined)?.query;
+      const graphqlRead = method === "POST" && key === "POST /graphql" && typeof query === "string" && !/^\s*mutation\b/.test(query);
+      const versionsAt = (target: number): Map<string, RepoState> => {
+        const out = new Map<string, RepoState>();
+        for (const [k, h] of deps.history) {
+          const v = versionAt(h, target);
+          if (v !== undefined) out.set(k, v);
+        }
+        return out;
+      };
+      const graphqlLag = graphqlRead ? faults.staleRule(key, login, true, (r) => versionsAt(time - (r.lagMs ?? 0)).size > 0) : undefined;
+      if (graphqlLag !== undefined) {
+        faultName = "stale-read";
+        view = { ...state, repos: new Map([...state.repos, ...versionsAt(time - (graphqlLag.lagMs ?? 0))]) };
+      } else if (lagView !== undefined && rkey !== undefined) {
         faultName = "stale-read";
         view = { ...state, repos: new Map(state.repos).set(rkey, lagView) };
       } else if (method === "GET" && window !== undefined && rkey !== undefined) {

@@ -46,6 +46,8 @@ export function insertIssue(
     createdAt: now,
     updatedAt: now,
     closedAt: null,
+    lastEditedAt: null,
+    editor: null,
     isPull: input.isPull ?? false,
     events: [],
   };

@@ -1,7 +1,8 @@
 /**
  * One `Issue` node: its scalars, `author`, `labels(first/last)` (in the order the labels were
  * created, GitHub's default CREATED_AT ASC) and `comments(first/last)` (oldest first, so
- * `comments(last: 2)` is the newest two, oldest of them first; `totalCount` counts them all).
+ * `comments(last: 2)` is the newest two, oldest of them first; `totalCount` counts them all);
+ * `lastEditedAt` and `editor` follow body edits only (null until the body is first edited).
  */
 import { isoTime } from "./clock.js";
 import type { GraphqlField } from "./parse-graphql-operation.js";
@@ -53,9 +54,15 @@ export function selectGraphqlIssue(request: GraphqlFieldRequest, repo: RepoState
     createdAt: issue === undefined ? null : isoTime(issue.createdAt),
     updatedAt: issue === undefined ? null : isoTime(issue.updatedAt),
     closedAt: issue?.closedAt === undefined || issue.closedAt === null ? null : isoTime(issue.closedAt),
+    // The body's last edit (the `Comment` interface), at whole seconds; null while never edited.
+    lastEditedAt: issue?.lastEditedAt === undefined || issue.lastEditedAt === null ? null : isoTime(issue.lastEditedAt),
   };
   return selectGraphqlFields(field, "Issue", values, {
     author: (a) => selectGraphqlActor(a, issue?.user),
+    editor: (a) => {
+      const selected = selectGraphqlActor(a, issue?.editor ?? undefined);
+      return issue?.editor === undefined || issue.editor === null ? null : selected;
+    },
     labels: { withArguments: labels },
     comments: { withArguments: issueComments },
   });

@@ -67,6 +67,13 @@ export interface IssueRecord {
   createdAt: number;
   updatedAt: number;
   closedAt: number | null;
+  /**
+   * When its body was last edited, and by whom (GraphQL `lastEditedAt` and `editor` of the
+   * `Comment` interface); null while the body is the one it was opened with. Unlike `updatedAt`,
+   * labels, comments and state changes leave it alone.
+   */
+  lastEditedAt: number | null;
+  editor: string | null;
   /** Set when the issue is the conversation of a pull request. */
   isPull: boolean;
   /** Label events, oldest first (`GET .../issues/{n}/events`): who added or removed which label, when. */

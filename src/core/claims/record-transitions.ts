@@ -76,10 +76,12 @@ export function grantOver(current: ClaimRecord | undefined, key: string, holder:
 /**
  * An approval recorded: the item waits for a slot under this approval and brief. The epoch is the
  * one reached so far (it only grows at grants); a settled, invalid or withdrawn item starts a new
- * life here, and so does a queued one whose approval was renewed.
+ * life here, and so does a queued one whose approval was renewed. No brief: the issue was edited
+ * after the approval, so no text is the approved one — nothing is frozen and nothing can run
+ * (a grant needs the issue's brief to hash to the record's) until a new approval.
  */
-export function approved(current: ClaimRecord | undefined, key: string, holder: string, now: number, approval: Approval, brief: { readonly hash: string; readonly id: string }, floor: number): ClaimRecord {
-  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "approved", leaseUntil: 0, at: now, approval, briefHash: brief.hash, briefId: brief.id };
+export function approved(current: ClaimRecord | undefined, key: string, holder: string, now: number, approval: Approval, brief: { readonly hash: string; readonly id: string } | undefined, floor: number): ClaimRecord {
+  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "approved", leaseUntil: 0, at: now, approval, ...(brief === undefined ? {} : { briefHash: brief.hash, briefId: brief.id }) };
 }
 
 /** An approval of a brief that does not validate: nothing runs until it is approved again, fixed. */

@@ -9,7 +9,7 @@ import type { Labels } from "../config/labels.js";
  * recorded (`clearHold`) and comes when the brief changed after approval (`changed`).
  * Returns undefined when the labels are already right.
  */
-export function mirrorLabels(current: readonly string[], record: Pick<ClaimRecord, "state" | "outcome"> | undefined, labels: Labels, opts: { readonly changed?: boolean; readonly clearHold?: boolean } = {}): string[] | undefined {
+export function mirrorLabels(current: readonly string[], record: Pick<ClaimRecord, "state" | "outcome" | "briefHash"> | undefined, labels: Labels, opts: { readonly changed?: boolean; readonly clearHold?: boolean } = {}): string[] | undefined {
   const owned = new Set([labels.queued, labels.claimed, labels.review, labels.done, labels.needsHuman, labels.invalidBrief].map((l) => l.toLowerCase()));
   const want = stateLabel(record, labels);
   const keep = current.filter((l) => !owned.has(l.toLowerCase()) && !(opts.clearHold === true && l.toLowerCase() === labels.hold.toLowerCase()));
@@ -19,13 +19,14 @@ export function mirrorLabels(current: readonly string[], record: Pick<ClaimRecor
   return same ? undefined : next;
 }
 
-/** The one state label a record calls for. */
-export function stateLabel(record: Pick<ClaimRecord, "state" | "outcome"> | undefined, labels: Labels): string | undefined {
+/** The one state label a record calls for; none for an approval that froze no brief (nothing is queued). */
+export function stateLabel(record: Pick<ClaimRecord, "state" | "outcome" | "briefHash"> | undefined, labels: Labels): string | undefined {
   switch (record?.state) {
     case undefined:
     case "withdrawn":
       return undefined;
     case "approved":
+      return record.briefHash === undefined ? undefined : labels.queued;
     case "released":
       return labels.queued;
     case "invalid":

@@ -71,8 +71,21 @@ export function planTick(facts: TickFacts): TickPlan {
       view.notes.push({ n: item.n, title: title(item), note: `approved again by ${approval.approval.by} while its work is under way: the new approval is taken in when that work ends` });
       continue;
     }
+    const editedAt = approval.bodyEditedAt;
+    if (editedAt === undefined) {
+      view.notes.push({ n: item.n, title: title(item), note: `the approval by ${approval.approval.by} is not taken in yet: when the issue was last edited could not be read with its text (the next tick asks again)` });
+      continue;
+    }
     clearHold.add(item.n);
-    if (issue.brief.ok) {
+    // GitHub's times are whole seconds: an edit in the approval's own second may have followed it.
+    if (editedAt !== null && editedAt >= approval.approval.at) {
+      // The text in the issue now is not the one approved (a late or reordered webhook, a slow
+      // sweep): record the approval without a brief, so nothing is frozen and nothing runs, and
+      // say on the issue that it needs approving again.
+      const next = approved(r, r?.key ?? `task:${item.n}`, holder, now, approval.approval, undefined, item.floor);
+      write(item, next);
+      effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: true, first: r === undefined });
+    } else if (issue.brief.ok) {
       const next = approved(r, issue.brief.brief.claim_key, holder, now, approval.approval, { hash: issue.brief.hash, id: issue.brief.brief.id }, item.floor);
       write(item, next);
       effects.push({ kind: "snapshot", n: item.n, brief: issue.brief.brief, approval: approval.approval, first: r === undefined }, { kind: "status", n: item.n, record: next, extras: {}, create: true, first: r === undefined });
@@ -243,6 +256,9 @@ export function planTick(facts: TickFacts): TickPlan {
     const changed = r !== undefined && (r.state === "approved" || r.state === "released") && (!issue.brief.ok || issue.brief.hash !== r.briefHash);
     const next = mirrorLabels(issue.labels, r, L, { changed, clearHold: clearHold.has(item.n) });
     if (next !== undefined) labels.push({ n: item.n, labels: next });
+    // The brief changed under a standing approval: the status comment says why it waits, once, when the hold goes on.
+    const holdComes = changed && next !== undefined && !issue.labels.some((l) => l.toLowerCase() === L.hold.toLowerCase());
+    if (holdComes && r !== undefined && !writes.has(item.n)) effects.push({ kind: "status", n: item.n, record: r, extras: {}, create: false });
     if (r === undefined) continue;
     if (r.state === "held") view.inFlight.push({ n: item.n, title: title(item), pool: r.pool ?? "default", holder: r.holder, epoch: r.epoch, leaseUntil: r.leaseUntil });
     else if ((r.state === "review" || r.state === "merged") && r.pull !== undefined) view.review.push({ n: item.n, title: title(item), pull: r.pull, state: r.state, ...(item.gate === undefined ? {} : { gate: item.gate.verdict }) });

@@ -59,8 +59,12 @@ export function queueOfTick(facts: TickFacts, records: ReadonlyMap<number, Claim
     const wait = (reason: string): void => {
       waiting.push({ n: item.n, title: issue.title, reason });
     };
+    if (r.briefHash === undefined) {
+      wait(`the issue was edited after it was approved, so no text was frozen: approve it again (remove and add ${L.ready}) to run the text it holds now`);
+      continue;
+    }
     if (!issue.brief.ok || issue.brief.hash !== r.briefHash) {
-      wait("the brief in the issue changed after it was approved: approve it again (remove and add the approval label) to run the new text");
+      wait(`the brief in the issue changed after it was approved: approve it again (remove and add ${L.ready}) to run the new text; until then nothing runs`);
       continue;
     }
     if (issue.labels.some((l) => l.toLowerCase() === L.hold.toLowerCase())) {

@@ -36,7 +36,9 @@ const HEADLINE: Readonly<Record<ClaimRecord["state"], string>> = {
  */
 export function renderStatusComment(record: ClaimRecord, extras: StatusExtras = {}): string {
   const settledLine = record.outcome?.ok === true ? "✅ Done" : record.outcome?.disposition === "refuse" ? "⛔ Refused: a human decides" : "🙋 Needs a human";
-  const lines = [STATUS_MARKER, `### ${record.state === "settled" ? settledLine : HEADLINE[record.state]}`, ""];
+  // An approval that froze no brief (the issue was edited after it) queues nothing.
+  const headline = record.state === "settled" ? settledLine : record.state === "approved" && record.briefHash === undefined ? "⏸️ Not queued: the issue was edited after it was approved" : HEADLINE[record.state];
+  const lines = [STATUS_MARKER, `### ${headline}`, ""];
   const rows: Array<[string, string]> = [];
   if (record.approval !== undefined) rows.push(["approved by", `@${record.approval.by} at ${new Date(record.approval.at).toISOString()}`]);
   if (record.briefHash !== undefined) rows.push(["brief", `\`${record.briefHash.slice(0, 19)}…\` (the snapshot above)`]);

@@ -37,9 +37,14 @@ export type BodyBrief = { readonly ok: true; readonly brief: Brief; readonly has
  * What the issue's events say of its approval label: the newest `labeled` or `unlabeled` event of
  * it, and for a `labeled` one whether its actor may approve (the approval rule, checked against
  * GitHub's record of the actor's role).
+ *
+ * `bodyEditedAt`: when the issue's body was last edited (GitHub's `lastEditedAt`, whole seconds;
+ * null: never), read with the body it goes with whenever this approval is not the one recorded.
+ * A body edited at or after the approval is text nobody approved. Undefined: not known (not read,
+ * or read while the body was moving): the approval is not taken in until it is.
  */
 export type ApprovalFacts =
-  | { readonly kind: "approved"; readonly approval: Approval }
+  | { readonly kind: "approved"; readonly approval: Approval; readonly bodyEditedAt?: number | null }
   | { readonly kind: "refused"; readonly approval: Approval; readonly why: string }
   | { readonly kind: "withdrawn"; readonly by: string; readonly at: number }
   | { readonly kind: "none" };

@@ -93,7 +93,12 @@ function updateIssue(state: FakeState, ctx: RouteContext) {
     throw validationFailed("Validation Failed", [{ resource: "Issue", field: "state", code: "invalid" }]);
   }
   if (title !== undefined) issue.title = title;
-  if (body !== undefined) issue.body = body;
+  if (body !== undefined && body !== issue.body) {
+    issue.body = body;
+    // GraphQL's `lastEditedAt` follows the body, at whole seconds like every GitHub time.
+    issue.lastEditedAt = now;
+    issue.editor = ctx.login;
+  }
   if (labels !== undefined) {
     const before = issue.labels;
     issue.labels = [...new Set(labels.map((name) => ensureLabel(state, ctx.repo, name).name))];

@@ -31,7 +31,7 @@ export function testPrivateKey(): string {
 export interface Harness {
   fake: FakeGitHub;
   clock: ManualClock;
-  /** A person's client: `maintainer` (maintain), `triager` (triage: labels and edits, no write), `reader`. */
+  /** A person's client: `maintainer` (maintain: approves), `triager` (triage: labels and edits, no write), `reader`. */
   as(who: "maintainer" | "triager" | "reader" | "admin"): Octokit;
   /** Seeds an issue written by the triager. */
   issue(body: string, title?: string, labels?: string[]): number;

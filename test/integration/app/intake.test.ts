@@ -3,12 +3,26 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { briefHash } from "../../../src/core/brief/parse-brief.js";
 import { parseIssueBody } from "../../../src/core/brief/parse-issue-body.js";
 import { parseSnapshotComment, SNAPSHOT_MARKER } from "../../../src/core/brief/snapshot.js";
+import { parseClaimCommit, recordFor, type ClaimRecord } from "../../../src/core/claims/claim-record.js";
 import { LABEL_STYLE } from "../../../src/core/config/labels.js";
-import { HOLD_MARKER, INVALID_MARKER } from "../../../src/core/intake/intake-comments.js";
+import { DASHBOARD_MARKER } from "../../../src/core/dashboard/dashboard-state.js";
+import { INVALID_MARKER } from "../../../src/core/intake/intake-comments.js";
+import { STATUS_MARKER } from "../../../src/core/scheduler/status-comment.js";
 import { createResponseValidator } from "../../fake-github/openapi/create-response-validator.js";
 import { BOT, formBody, OWNER_REPO, REPO, startHarness, type Harness } from "./app-harness.js";
 
 const snapshotsOf = (h: Harness, n: number) => h.comments(n).filter(([, body]) => body.startsWith(SNAPSHOT_MARKER));
+const statusOf = (h: Harness, n: number) => h.comments(n).filter(([author, body]) => author === BOT && body.startsWith(STATUS_MARKER));
+/** The bot's writes that touch issue `n` (its comments, labels, the issue itself), as `METHOD route status`, after a log position. */
+const writesOn = (h: Harness, n: number, since = 0) => h.fake.accounting.log.filter((e) => e.seq > since && e.login === BOT && e.method !== "GET" && new RegExp(`/issues/${n}(/|$)`).test(e.path)).map((e) => `${e.route ?? e.path} ${e.status}`);
+const dashboardOf = (h: Harness) => [...h.fake.repo(REPO).issues.values()].find((i) => (i.body ?? "").startsWith(DASHBOARD_MARKER))?.body ?? "";
+/** The claim record Bosun wrote for issue `n`, read from its ref's commit. */
+function recordOf(h: Harness, n: number): ClaimRecord | undefined {
+  const ref = `refs/bosun/claims/${n}`;
+  const sha = h.fake.repo(REPO).refs.get(ref);
+  const commit = sha === undefined ? undefined : h.fake.repo(REPO).commits.get(sha);
+  return commit === undefined ? undefined : recordFor(parseClaimCommit(commit.message), ref);
+}
 
 async function approve(h: Harness, n: number, who: "maintainer" | "triager" | "admin" = "maintainer"): Promise<void> {
   await h.as(who).issues.addLabels({ ...OWNER_REPO, issue_number: n, labels: ["bosun:ready"] });
@@ -40,8 +54,16 @@ describe("intake: a writer labels an issue bosun:ready", () => {
     expect(parsed.snapshot.hash).toBe(briefHash(expected.brief));
     expect(parsed.snapshot.brief).toMatchObject({ id: String(n), size_cap: 300, priority: 2, acceptance: { command: "npm test -- http", timeout: 600 } });
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
-    // bosun:ready existed (GitHub creates a grey label on first use); the missing ones get Bosun's style.
-    expect(h.fake.repo(REPO).labels.get("bosun:queued")).toMatchObject({ color: LABEL_STYLE.queued.color, description: LABEL_STYLE.queued.description });
+    // Labels are bootstrapped after the first tick, off the approval's path: every write of the
+    // approval (snapshot, status, labels) comes before the first label Bosun creates. GitHub created
+    // the ones the approval used (grey, on first use); the others get Bosun's style.
+    const log = h.fake.accounting.log.filter((e) => e.login === BOT);
+    const firstCreated = log.findIndex((e) => e.route === "POST /repos/{owner}/{repo}/labels");
+    const lastOnIssue = log.findLastIndex((e) => e.method !== "GET" && new RegExp(`/issues/${n}(/|$)`).test(e.path));
+    expect(lastOnIssue).toBeGreaterThan(0);
+    expect(firstCreated).toBeGreaterThan(lastOnIssue);
+    expect(h.fake.repo(REPO).labels.get("bosun:hold")).toMatchObject({ color: LABEL_STYLE.hold.color, description: LABEL_STYLE.hold.description });
+    expect(h.fake.repo(REPO).labels.get("bosun:needs-human")).toMatchObject({ color: LABEL_STYLE.needsHuman.color });
     expect([...h.fake.repo(REPO).labels.keys()]).toEqual(expect.arrayContaining(["bosun:hold", "bosun:needs-human", "p0", "p4", "pool/default"]));
     expect(h.fake.webhooks.deliveries.every((d) => d.status === 200)).toBe(true);
     // Every response the app's Octokit received matched GitHub's OpenAPI description.
@@ -49,15 +71,17 @@ describe("intake: a writer labels an issue bosun:ready", () => {
     expect(validator.checked).toBeGreaterThan(5);
   });
 
-  test("a label by someone without write access is ignored: no comment, no label, no write at all", async () => {
+  test("a label by someone without the approval role is ignored: nothing written on the issue, nothing recorded; the dashboard says why", async () => {
     const n = h.issue(formBody());
     const before = h.logPosition();
     await approve(h, n, "triager");
     expect(h.comments(n)).toEqual([]);
     expect(h.labelsOf(n)).toEqual(["bosun:ready"]);
-    expect(h.botWrites(before)).toEqual([]);
+    expect(writesOn(h, n, before)).toEqual([]);
+    expect(recordOf(h, n)).toBeUndefined();
     // It asked GitHub, rather than trusting the payload's author_association.
     expect(h.botRequests(before)).toContain("GET /repos/{owner}/{repo}/collaborators/{username}/permission 200");
+    expect(dashboardOf(h)).toContain("tia has the triage role; approving needs maintain or more");
   });
 
   test("the repository owner (admin) can approve", async () => {
@@ -106,6 +130,8 @@ describe("intake: invalid briefs", () => {
     await h.fake.webhooks.flush();
     // An edit alone does not retry: approval is a writer's act.
     expect(h.labelsOf(n)).toEqual(["bosun:invalid-brief", "bosun:ready"]);
+    // The maintainer reads the fix before approving it (an edit in the approval's own second counts as after it).
+    h.clock.advance(30_000);
     await reapprove(h, n);
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
     expect(snapshotsOf(h, n)).toHaveLength(1);
@@ -128,36 +154,59 @@ describe("intake: edits, redelivery, reordering, leaving the queue", () => {
   });
   afterEach(async () => h.close());
 
-  test("an edit after the snapshot holds the item with a comment; the frozen brief is unchanged until a writer re-approves", async () => {
-    const n = h.issue(formBody());
-    await approve(h, n);
-    const [frozen] = snapshotsOf(h, n);
-    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Allowed paths": "**" }) });
-    await h.fake.webhooks.flush();
-    expect(h.labelsOf(n)).toEqual(["bosun:hold", "bosun:queued", "bosun:ready"]);
-    expect(snapshotsOf(h, n)).toEqual([frozen]);
-    const holds = h.comments(n).filter(([, b]) => b.startsWith(HOLD_MARKER));
-    expect(holds).toHaveLength(1);
-    expect(holds[0]?.[1]).toContain("`constraints`");
-    // A second edit while held updates the one notice instead of adding another.
-    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Size cap": "9000" }) });
-    await h.fake.webhooks.flush();
-    const after = h.comments(n).filter(([, b]) => b.startsWith(HOLD_MARKER));
-    expect(after).toHaveLength(1);
-    expect(after[0]?.[1]).toContain("`size_cap`");
-    expect(snapshotsOf(h, n)).toEqual([frozen]);
-    // A title edit is not a brief edit.
-    const before = h.logPosition();
-    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, title: "Renamed" });
-    await h.fake.webhooks.flush();
-    expect(h.botWrites(before)).toEqual([]);
-    // Re-approval freezes the new text and lifts the hold.
-    await reapprove(h, n);
-    expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
-    const snapshots = snapshotsOf(h, n);
-    expect(snapshots).toHaveLength(2);
-    const latest = parseSnapshotComment(snapshots[1]?.[1] ?? "", "latest");
-    expect(latest.ok && latest.snapshot.brief.size_cap).toBe(9000);
+  test("an edit after the snapshot: the frozen brief never changes, the edited text never runs, the issue and the dashboard say why; a re-approval freezes and runs the new text", async () => {
+    const pool = (size: number) => `pools:\n  default: {size: ${size}, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`;
+    const g = await startHarness({ config: pool(0), dashboardIntervalMs: 0 });
+    try {
+      g.fake.addWorkflow(REPO, { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+      const n = g.issue(formBody());
+      await approve(g, n);
+      const [frozen] = snapshotsOf(g, n);
+      const approvedHash = recordOf(g, n)?.briefHash;
+      expect(approvedHash).toMatch(/^sha256:/);
+      g.clock.advance(60_000);
+      await g.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Allowed paths": "**" }) });
+      await g.fake.webhooks.flush();
+      // Held: the hold label goes on, the record keeps the approved brief, the snapshot is never edited.
+      expect(g.labelsOf(n)).toEqual(["bosun:hold", "bosun:queued", "bosun:ready"]);
+      expect(snapshotsOf(g, n)).toEqual([frozen]);
+      expect(recordOf(g, n)).toMatchObject({ state: "approved", briefHash: approvedHash });
+      const status = statusOf(g, n);
+      expect(status).toHaveLength(1);
+      expect(status[0]?.[1]).toContain("changed after it was approved");
+      expect(dashboardOf(g)).toMatch(new RegExp(`#${n}\\b.*changed after it was approved`));
+      // A slot opens: nothing runs, because the issue no longer holds the approved brief.
+      g.fake.setFile(REPO, "main", ".github/bosun.yml", pool(1));
+      g.clock.advance(60_000);
+      const beforeTitle = g.logPosition();
+      // A title edit is not a brief edit (and it makes the app tick).
+      await g.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, title: "Renamed" });
+      await g.fake.webhooks.flush();
+      expect(writesOn(g, n, beforeTitle)).toEqual([]);
+      expect([...g.fake.repo(REPO).workflowRuns.values()]).toEqual([]);
+      // A second edit: still one snapshot, one status comment, and nothing runs.
+      await g.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Size cap": "9000" }) });
+      await g.fake.webhooks.flush();
+      expect(snapshotsOf(g, n)).toEqual([frozen]);
+      expect(statusOf(g, n)).toHaveLength(1);
+      expect([...g.fake.repo(REPO).workflowRuns.values()]).toEqual([]);
+      // Re-approval freezes the text the issue holds now, lifts the hold, and runs that brief.
+      g.clock.advance(60_000);
+      await reapprove(g, n);
+      const snapshots = snapshotsOf(g, n);
+      expect(snapshots).toHaveLength(2);
+      expect(snapshots[0]).toEqual(frozen);
+      const latest = parseSnapshotComment(snapshots[1]?.[1] ?? "", "latest");
+      if (!latest.ok) throw new Error("the new snapshot does not parse");
+      expect(latest.snapshot.brief.size_cap).toBe(9000);
+      expect(g.labelsOf(n)).not.toContain("bosun:hold");
+      expect([...g.fake.repo(REPO).workflowRuns.values()].map((r) => r.inputs)).toEqual([expect.objectContaining({ item: String(n), brief_hash: latest.snapshot.hash })]);
+      // The first snapshot was never edited, whatever happened after it.
+      const bot = [...g.fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === n && c.body.startsWith(SNAPSHOT_MARKER));
+      expect(bot.every((c) => c.updatedAt === c.createdAt)).toBe(true);
+    } finally {
+      await g.close();
+    }
   });
 
   test("a snapshot-looking comment by a human is not a snapshot", async () => {
@@ -196,23 +245,53 @@ describe("intake: edits, redelivery, reordering, leaving the queue", () => {
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
   });
 
-  test("out of order: an approval delivered after a later edit holds instead of freezing text nobody approved", async () => {
+  test("out of order: an approval delivered after a later edit freezes nothing nobody approved; the issue and the dashboard say to approve again", async () => {
     const n = h.issue(formBody());
     h.fake.webhooks.configure({ drop: 1 });
     await approve(h, n);
     const late = h.fake.webhooks.deliveries.find((d) => d.dropped && d.action === "labeled");
+    expect(late).toBeDefined();
     h.fake.webhooks.configure({ drop: 0 });
+    h.clock.advance(30_000);
     await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Allowed paths": "**" }) });
     await h.fake.webhooks.flush();
-    expect(h.comments(n)).toEqual([]); // the edit arrived first: nothing was queued, nothing to hold
-    await h.fake.webhooks.redeliver(late?.id ?? "");
-    expect(snapshotsOf(h, n)).toEqual([]);
-    expect(h.labelsOf(n)).toEqual(["bosun:hold", "bosun:ready"]);
-    expect(h.comments(n).filter(([, b]) => b.startsWith(HOLD_MARKER))).toHaveLength(1);
+    // The edit's tick finds the approval — older than the text the issue holds now: nothing is frozen.
+    const held = () => {
+      expect(snapshotsOf(h, n)).toEqual([]);
+      expect(h.labelsOf(n)).toEqual(["bosun:hold", "bosun:ready"]);
+      const record = recordOf(h, n);
+      expect(record?.state).toBe("approved");
+      expect(record?.briefHash).toBeUndefined();
+      const status = statusOf(h, n);
+      expect(status).toHaveLength(1);
+      expect(status[0]?.[1]).toContain("edited after it was approved");
+      expect(dashboardOf(h)).toMatch(new RegExp(`#${n}\\b.*edited after it was approved`));
+    };
+    held();
+    // The late delivery of the approval changes nothing and writes nothing on the issue.
+    const before = h.logPosition();
+    expect((await h.fake.webhooks.redeliver(late?.id ?? "")).status).toBe(200);
+    held();
+    expect(writesOn(h, n, before)).toEqual([]);
+    // Re-approval (the only thing a person does) freezes the text they approved.
+    h.clock.advance(30_000);
     await reapprove(h, n);
     expect(h.labelsOf(n)).toEqual(["bosun:queued", "bosun:ready"]);
     const parsed = parseSnapshotComment(snapshotsOf(h, n)[0]?.[1] ?? "", "s");
     expect(parsed.ok && parsed.snapshot.brief.constraints.paths).toEqual(["**"]);
+    expect(statusOf(h, n)).toHaveLength(1);
+  });
+
+  test("an edit in the approval's own second counts as after it: GitHub's times are whole seconds", async () => {
+    const n = h.issue(formBody());
+    h.fake.webhooks.configure({ drop: 1 });
+    await approve(h, n);
+    h.fake.webhooks.configure({ drop: 0 });
+    h.clock.advance(400);
+    await h.as("triager").issues.update({ ...OWNER_REPO, issue_number: n, body: formBody({ "Size cap": "9000" }) });
+    await h.fake.webhooks.flush();
+    expect(snapshotsOf(h, n)).toEqual([]);
+    expect(recordOf(h, n)?.briefHash).toBeUndefined();
   });
 
   test("out of order: the approval arriving after its withdrawal queues nothing", async () => {

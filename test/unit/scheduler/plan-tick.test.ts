@@ -34,7 +34,7 @@ const plan = (items: ItemFacts[], c = config): TickPlan => planTick({ now: NOW, 
 const written = (p: TickPlan, n: number): ClaimRecord | undefined => p.writes.find((w) => w.n === n)?.next;
 const labelsOf = (p: TickPlan, n: number): readonly string[] | undefined => p.labels.find((l) => l.n === n)?.labels;
 const effectKinds = (p: TickPlan, n: number): string[] => p.effects.filter((e) => e.kind !== "journal" && e.n === n).map((e) => e.kind);
-const FRESH = { kind: "approved" as const, approval: APPROVAL };
+const FRESH = { kind: "approved" as const, approval: APPROVAL, bodyEditedAt: null };
 const SCREENED = { approval: FRESH, evidence: null };
 
 describe("planTick: approvals", () => {
@@ -65,6 +65,51 @@ describe("planTick: approvals", () => {
     expect(written(p, 1)).toMatchObject({ state: "invalid" });
     expect(effectKinds(p, 1)).toEqual(["problems"]);
     expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:invalid-brief"]);
+  });
+
+  it.each([
+    ["after it", APPROVAL.at + 30_000],
+    ["in the approval's own second (GitHub's times are whole seconds)", APPROVAL.at],
+  ])("an approval whose issue was edited %s freezes nothing: recorded without a brief, no snapshot, never a candidate, the status says to approve again", (_, editedAt) => {
+    const p = plan([item(1, { sha: undefined, approval: { ...FRESH, bodyEditedAt: editedAt } })]);
+    const r = written(p, 1);
+    expect(r).toMatchObject({ state: "approved", approval: APPROVAL });
+    expect(r?.briefHash).toBeUndefined();
+    expect(effectKinds(p, 1)).toEqual(["status"]);
+    expect(p.effects.find((e) => e.kind === "status")).toMatchObject({ create: true, extras: { waiting: expect.stringContaining("edited after it was approved") as unknown } });
+    expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:hold"]);
+    expect(p.screen).toEqual([]);
+    expect(p.view.waiting).toMatchObject([{ n: 1, reason: expect.stringContaining("no text was frozen") as unknown }]);
+  });
+
+  it("an approval of a body last edited before it freezes that body", () => {
+    const p = plan([item(1, { sha: undefined, approval: { ...FRESH, bodyEditedAt: APPROVAL.at - 1_000 } })]);
+    expect(written(p, 1)).toMatchObject({ state: "approved", briefHash: H });
+    expect(effectKinds(p, 1).slice(0, 2)).toEqual(["snapshot", "status"]);
+  });
+
+  it("a new approval whose last edit is not known records nothing and says why (fail closed)", () => {
+    const p = plan([item(1, { sha: undefined, approval: { kind: "approved", approval: APPROVAL } })]);
+    expect(p.writes).toEqual([]);
+    expect(p.effects.filter((e) => e.kind !== "journal")).toEqual([]);
+    expect(p.view.notes[0]?.note).toContain("not taken in yet");
+  });
+
+  it("a re-approval of an item that froze nothing freezes the text approved now and lifts the hold", () => {
+    const { briefHash: _hash, briefId: _id, ...unfrozen } = record();
+    const again = { id: 901, by: "mona", at: NOW - 1_000 };
+    const p = plan([item(1, { record: unfrozen, approval: { kind: "approved", approval: again, bodyEditedAt: APPROVAL.at + 30_000 }, issue: issue({ labels: ["bosun:ready", "bosun:hold"] }) })], bosunConfigSchema.parse({}));
+    expect(written(p, 1)).toMatchObject({ state: "approved", approval: again, briefHash: H });
+    expect(effectKinds(p, 1).slice(0, 2)).toEqual(["snapshot", "status"]);
+    expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:queued"]);
+  });
+
+  it("the brief changed under a standing approval: the status comment says why once, when the hold goes on", () => {
+    const changed = brief({ goal: "Do something else." });
+    const first = plan([item(1, { record: record(), issue: issue({ labels: ["bosun:ready", "bosun:queued"] }, changed) })], bosunConfigSchema.parse({}));
+    expect(first.effects.filter((e) => e.kind === "status")).toMatchObject([{ n: 1, create: false, extras: { waiting: expect.stringContaining("changed after it was approved") as unknown } }]);
+    const later = plan([item(1, { record: record(), issue: issue({ labels: ["bosun:ready", "bosun:queued", "bosun:hold"] }, changed) })], bosunConfigSchema.parse({}));
+    expect(later.effects.filter((e) => e.kind === "status")).toEqual([]);
   });
 
   it("a withdrawn approval (the label removed, as the events say) ends a queued item before it runs", () => {

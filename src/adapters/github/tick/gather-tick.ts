@@ -5,7 +5,7 @@ import type { BosunConfig } from "../../../core/config/bosun-config.js";
 import type { WorkerState } from "../../../core/engine/decide-step.js";
 import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js";
 import { stopFromRun } from "../../../core/scheduler/stop-from-run.js";
-import type { BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
+import type { ApprovalFacts, BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
 import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
@@ -49,6 +49,14 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   for (const c of claims) {
     const n = Number(c.ref.slice(prefix.length));
     if (c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) refs.set(n, c);
+  }
+  // An issue a webhook named that the listing does not show: a listing read right after the label
+  // went on can be stale (GitHub's reads lag its writes), so it is read on its own rather than
+  // left to the next sweep.
+  for (const n of input.hinted) {
+    if (issues.has(n)) continue;
+    const read = await github.issue(n);
+    if (read !== undefined && read.open && read.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase())) issues.set(n, read);
   }
   // An item whose record is not final but whose issue the listing does not show (unlabelled,
   // closed, or missed by a shifting page): read on its own.
@@ -100,10 +108,14 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     // Read: a new approval (no record of one), a hint from a webhook, or — for an item whose life
     // ended, where the label stays on — any change since the last read (a re-approval is the label
     // removed and added again). A queued item's approval is read again at its grant (the screen).
+    // An item waiting for a re-approval (its brief changed, or none was frozen) is read like an ended one.
     const ended = r?.state === "invalid" || r?.state === "settled" || r?.state === "withdrawn";
-    if (labelled && (input.hinted.has(n) || r?.approval === undefined || (ended && changedSinceRead))) {
-      facts.approval = await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config));
-      memory.approvalsRead.set(n, listedIssue.updatedAt);
+    const awaitsApproval = (r?.state === "approved" || r?.state === "released") && issueFacts !== undefined && (!issueFacts.brief.ok || issueFacts.brief.hash !== r.briefHash);
+    if (labelled && (input.hinted.has(n) || r?.approval === undefined || ((ended || awaitsApproval) && changedSinceRead))) {
+      const approval = await withEditTime(github, n, listedIssue.body, r, await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config)));
+      facts.approval = approval;
+      // A new approval whose text could not be placed is read again next tick, changed or not.
+      if (approval.kind !== "approved" || approval.approval.id === r?.approval?.id || approval.bodyEditedAt !== undefined) memory.approvalsRead.set(n, listedIssue.updatedAt);
     }
 
     // A grant starts above every epoch the item ever had: its floor, and any run titled for it; and
@@ -187,11 +199,26 @@ export async function screenItems(input: GatherInput, facts: TickFacts, screen: 
       continue;
     }
     const issue = item.issue;
-    const approval = item.approval ?? (await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config)));
+    const body = input.memory.bodies.get(item.n)?.body;
+    const approval = item.approval ?? (await withEditTime(github, item.n, body, item.record, await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config))));
     const evidence = await github.evidence(item.n, item.record === undefined || item.record.epoch === 0);
     items.push({ ...item, approval, evidence });
   }
   return { ...facts, items };
+}
+
+/**
+ * A new approval (not the one recorded) with when the issue's body was last edited, read with the
+ * body: only when that body is the one the tick parsed does its edit time speak for the text the
+ * plan would freeze. Otherwise (moving, unreadable) the edit time is left unknown.
+ */
+async function withEditTime(github: TickReads, n: number, body: string | undefined, r: ClaimRecord | undefined, approval: ApprovalFacts): Promise<ApprovalFacts> {
+  if (approval.kind !== "approved" || approval.approval.id === r?.approval?.id) return approval;
+  const read = await github.bodyEdit(n);
+  // Line endings aside (a browser sends CRLF), the two reads must hold the same text.
+  const same = (a: string, b: string): boolean => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
+  if (read === undefined || body === undefined || !same(read.body, body)) return approval;
+  return { ...approval, bodyEditedAt: read.editedAt };
 }
 
 function pullFacts(p: PullLink): PullFacts {

@@ -35,6 +35,8 @@ export interface OctokitTickOptions {
 const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 
+const BODY_EDIT_QUERY = "query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { body lastEditedAt } } }";
+
 /** How long a collaborator's role is trusted before it is asked again. */
 const ROLE_MAX_AGE_MS = 5 * 60_000;
 
@@ -137,6 +139,22 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       const approval = { id: latest.id, by: latest.actor, at: latest.at };
       const why = await mayApprove(latest.actor);
       return why === undefined ? { kind: "approved", approval } : { kind: "refused", approval, why };
+    },
+
+    async bodyEdit(n) {
+      // REST's issue has no edit time (its `updated_at` moves on labels and comments too); GraphQL's
+      // `lastEditedAt` of the `Comment` interface is the body's last edit
+      // (docs.github.com/en/graphql/reference/interfaces#comment). The body comes in the same read.
+      try {
+        const data = await octokit.graphql<{ repository: { issue: { body: string; lastEditedAt: string | null } | null } | null }>(BODY_EDIT_QUERY, { owner, name: repo, number: n });
+        const issue = data.repository?.issue;
+        if (issue === undefined || issue === null) return undefined;
+        const at = issue.lastEditedAt === null ? null : Date.parse(issue.lastEditedAt);
+        return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
+      } catch {
+        // Not known (not found yet, an error): the approval waits for a read that answers.
+        return undefined;
+      }
     },
 
     async role(login) {

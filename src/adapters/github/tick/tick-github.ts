@@ -59,6 +59,11 @@ export interface TickReads {
   issue(n: number): Promise<ListedIssue | undefined>;
   /** The issue's approval as its events say now, and whether its actor may approve. */
   approval(n: number, label: string, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts>;
+  /**
+   * The issue's body and when it was last edited (GraphQL `lastEditedAt`, null: never), read
+   * together so the one goes with the other; undefined when they could not be read.
+   */
+  bodyEdit(n: number): Promise<{ readonly body: string; readonly editedAt: number | null } | undefined>;
   /** A collaborator's role (`role_name`), `none` when not one. */
   role(login: string): Promise<string>;
   /** Runs started by workflow_dispatch, newest first: the first page, and further pages while `enough` says some are missing. */
