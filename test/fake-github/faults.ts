@@ -42,6 +42,8 @@ export type FaultRule = FaultEffect & {
   route?: string | RegExp;
   /** Only requests acting as this login. */
   login?: string;
+  /** Only requests whose body matches (e.g. one GraphQL operation: `/updateRefs/`). */
+  body?: RegExp;
   /**
    * Fires only while this says so (asked per request, before the die): how a test aims a fault at
    * one moment or one replica sharing a login. A lagging rule keeps history while it is armed,
@@ -74,7 +76,7 @@ export interface Faults {
   /** Every fault that fired, in order. */
   readonly fired: readonly FiredFault[];
   /** Decides the faults of one request. */
-  decide(routeKey: string, login: string | null): FaultDecision;
+  decide(routeKey: string, login: string | null, body?: string): FaultDecision;
   /**
    * The stale-read rule that fires for this GET, if any (consumes one of its `times`). `lagged`:
    * only rules with `lagMs` (else only rules without); `usable` is asked before the die is rolled.
@@ -99,10 +101,11 @@ interface Armed {
 export function createFaults(prng: Prng): Faults {
   let rules: Armed[] = [];
   const fired: FiredFault[] = [];
-  const applies = (armed: Armed, routeKey: string, login: string | null): boolean => {
+  const applies = (armed: Armed, routeKey: string, login: string | null, body: string): boolean => {
     const { rule } = armed;
     if (armed.left <= 0) return false;
     if (rule.login !== undefined && rule.login !== login) return false;
+    if (rule.body !== undefined && !rule.body.test(body)) return false;
     const route = rule.route ?? (rule.kind === "spurious-422" ? REF_WRITES : rule.kind === "stale-read" || rule.kind === "page-shift" ? GETS : undefined);
     if (typeof route === "string" && route !== routeKey) return false;
     if (route instanceof RegExp && !route.test(routeKey)) return false;
@@ -129,14 +132,14 @@ export function createFaults(prng: Prng): Faults {
     get fired() {
       return fired;
     },
-    decide(routeKey, login) {
+    decide(routeKey, login, body = "") {
       let latencyMs = 0;
       let response: ResponseFault | undefined;
       for (const armed of rules) {
         const { rule } = armed;
         if (rule.kind === "stale-read" || rule.kind === "page-shift") continue;
         if (rule.kind !== "latency" && response !== undefined) continue;
-        if (!applies(armed, routeKey, login)) continue;
+        if (!applies(armed, routeKey, login, body)) continue;
         fire(armed, routeKey);
         if (rule.kind === "latency") {
           latencyMs += typeof rule.ms === "number" ? rule.ms : prng.int(rule.ms[0], rule.ms[1]);
@@ -153,7 +156,7 @@ export function createFaults(prng: Prng): Faults {
     staleRule(routeKey, login, lagged = false, usable = () => true) {
       for (const armed of rules) {
         const { rule } = armed;
-        if (rule.kind !== "stale-read" || (rule.lagMs !== undefined) !== lagged || !usable(rule) || !applies(armed, routeKey, login)) continue;
+        if (rule.kind !== "stale-read" || (rule.lagMs !== undefined) !== lagged || !usable(rule) || !applies(armed, routeKey, login, "")) continue;
         fire(armed, routeKey);
         return rule;
       }
@@ -167,7 +170,7 @@ export function createFaults(prng: Prng): Faults {
     },
     pageShift(routeKey, login) {
       for (const armed of rules) {
-        if (armed.rule.kind !== "page-shift" || !applies(armed, routeKey, login)) continue;
+        if (armed.rule.kind !== "page-shift" || !applies(armed, routeKey, login, "")) continue;
         fire(armed, routeKey);
         return armed.rule.by ?? 1;
       }

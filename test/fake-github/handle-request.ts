@@ -126,7 +126,7 @@ export async function handleRequest(deps: RequestDeps, req: IncomingMessage, res
     const key = routeKey(route);
     const identity = authenticate(state, req.headers.authorization);
     login = identity.kind === "anonymous" ? null : loginOf(identity);
-    const decision = faults.decide(key, login);
+    const decision = faults.decide(key, login, raw);
     if (decision.latencyMs > 0) await new Promise((r) => setTimeout(r, decision.latencyMs));
     const body = parseBody(raw);
     const { owner, repo: repoName } = matched.params;

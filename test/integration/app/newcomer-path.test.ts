@@ -83,7 +83,8 @@ describe("a newcomer following the README", () => {
 
     const comments = [...repo.comments.values()].filter((c) => c.issueNumber === issue.number);
     expect(comments.some((c) => c.user === "bosun[bot]" && c.body.includes("sha256:"))).toBe(true);
-    expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:ready"]);
+    // The labels mirror the record after the dispatch, one spaced write later.
+    await vi.waitFor(() => expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:ready"]), { timeout: 60_000, interval: 100 });
     const runs = [...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }));
     expect(runs).toEqual([{ item: String(issue.number), epoch: "1" }]);
   });

@@ -233,7 +233,8 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
   it("a batch that keeps failing with no other writer in the way fails the tick loudly, not as busy", async () => {
     f = await schedulerFixture();
     const n = await f.queue("graphql-down");
-    const off = f.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", probability: 1, applied: false });
+    // Only the claim write fails: the approval (its edit time a GraphQL read too) is taken in.
+    const off = f.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", body: /updateRefs/, probability: 1, applied: false });
     await expect(f.replica("a").tick()).rejects.toThrow(/could not write its claims/);
     expect(f.runsOf(n)).toEqual([]);
     off();
