@@ -325,7 +325,8 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   for (const n of inFlight.values()) flying += n;
   // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
   // decides idle. (Reading one more item is harmless then: no pool could take it.)
-  if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
+  // Not after a budget hold: what is left is held for money, and a lazy feed gives up nothing more.
+  if (!readyLeft && flying === 0 && allFull() && heldNow === 0) readyLeft = iterator.next().done !== true;
   const quiet = flying === 0 && !readyLeft && requeued === 0 && reviewing === 0 && (state.waiting ?? 0) === 0;
   const held = heldNow + (state.heldByBudget ?? 0);
   if (quiet && held === 0) decisions.push({ kind: "idle" });
