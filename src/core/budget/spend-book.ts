@@ -54,6 +54,8 @@ export class SpendBook {
    */
   reserveWithin(caps: readonly BudgetCap[], entry: Omit<SpendEntry, "settled">): BudgetHold | undefined {
     if (this.entries.has(entry.ticket)) return undefined;
+    // Whole micro-dollars only: a fraction would drift totals and could not be stored back.
+    entry = { ...entry, micros: Math.max(0, Math.round(entry.micros)) };
     const hold = capExceeded(this.rooms(caps, entry.at), entry.pool, entry.micros);
     if (hold === undefined) this.put({ ...entry, settled: false });
     return hold;
@@ -68,7 +70,7 @@ export class SpendBook {
     if (entry === undefined) return false;
     if (entry.settled) return true;
     this.remove(entry);
-    this.put({ ...entry, micros: reported ?? entry.micros, settled: true });
+    this.put({ ...entry, micros: reported === undefined ? entry.micros : Math.max(0, Math.round(reported)), settled: true });
     return true;
   }
 
