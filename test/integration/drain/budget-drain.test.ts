@@ -57,7 +57,7 @@ const landedUsd = (events: Array<Record<string, unknown>>): number => events.fil
 describe("bosun drain under a money cap", () => {
   it("dispatches only what fits, holds the rest, exits 75, hands each run its reservation, and a higher cap runs exactly the held ones", async () => {
     // a and b name their own cap; the others reserve --item-usd 0.5. Each costs what it reports.
-    const items = { a: { usd: 0.8, costs: 0.6 }, b: { usd: 0.3, costs: 0.3 }, c: { costs: 0.45 }, d: { costs: 0.2 }, e: { costs: 0.5 }, f: { costs: 0.1 } };
+    const items: Record<string, { usd?: number; costs: number }> = { a: { usd: 0.8, costs: 0.6 }, b: { usd: 0.3, costs: 0.3 }, c: { costs: 0.45 }, d: { costs: 0.2 }, e: { costs: 0.5 }, f: { costs: 0.1 } };
     const w = await world(items);
     const first = await runBosun(["drain", "--agent", "claude-code", "--pool", "3", "--budget-usd", "1.5", "--item-usd", "0.5", "--quiet", "--json"], { cwd: w.dir, env: w.env });
     expect(first.code, first.stderr).toBe(75);
@@ -66,7 +66,7 @@ describe("bosun drain under a money cap", () => {
     expect(ran.length).toBeGreaterThan(0);
     expect(landedUsd(events)).toBeLessThanOrEqual(1.5 + 1e-9);
     // Each run was handed its reservation as Claude Code's own cap.
-    for (const r of await w.bin.records()) expect(maxBudget(r)).toBe(String(items[r.item as keyof typeof items].usd ?? 0.5));
+    for (const r of await w.bin.records()) expect(maxBudget(r)).toBe(String(items[r.item]?.usd ?? 0.5));
     const summary = (JSON.parse(first.stdout.trim().split("\n").at(-1) as string) as { summary: { held_by_budget: Array<{ item: string; summary: string }>; failed: unknown[]; needs_human: unknown[] } }).summary;
     const held = summary.held_by_budget.map((h) => h.item).sort();
     expect(held.length).toBeGreaterThan(0);
