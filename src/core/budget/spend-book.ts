@@ -17,8 +17,23 @@ export interface SpendEntry {
   readonly settled: boolean;
 }
 
-const WINDOWS: readonly BudgetWindow[] = ["day", "week"];
 const FLEET = "*";
+
+/** One running total: what a scope (the fleet, or a pool) used in one window. */
+interface Cell {
+  used: number;
+}
+
+/** An entry as the book keeps it: mutable, with the four totals it counts in, so settling needs no lookup. */
+interface Kept {
+  readonly ticket: string;
+  readonly item: string;
+  readonly pool: string;
+  readonly at: number;
+  micros: number;
+  settled: boolean;
+  readonly cells: readonly Cell[];
+}
 
 /**
  * The spend ledger's arithmetic, kept apart from where it is stored: reservations and spend per
@@ -26,25 +41,27 @@ const FLEET = "*";
  * asking what a cap has left are O(1) whatever the number of entries. No IO, no clock.
  */
 export class SpendBook {
-  private readonly entries = new Map<string, SpendEntry>();
-  private readonly totals = new Map<string, number>();
+  private readonly entries = new Map<string, Kept>();
+  /** Totals per window kind, then per scope, then per window start (ms): numbers, never built strings. */
+  private readonly totals: Record<BudgetWindow, Map<string, Map<number, Cell>>> = { day: new Map(), week: new Map() };
 
   constructor(entries: Iterable<SpendEntry> = []) {
-    for (const e of entries) this.put(e);
+    for (const e of entries) this.put(e.ticket, e.item, e.pool, e.at, e.micros, e.settled);
   }
 
   /** Every entry, for storing. */
   list(): SpendEntry[] {
-    return [...this.entries.values()];
+    return [...this.entries.values()].map(({ ticket, item, pool, at, micros, settled }) => ({ ticket, item, pool, at, micros, settled }));
   }
 
   get(ticket: string): SpendEntry | undefined {
-    return this.entries.get(ticket);
+    const e = this.entries.get(ticket);
+    return e === undefined ? undefined : { ticket: e.ticket, item: e.item, pool: e.pool, at: e.at, micros: e.micros, settled: e.settled };
   }
 
   /** What each cap has used in its window holding `now`. */
   rooms(caps: readonly BudgetCap[], now: number): CapRoom[] {
-    return caps.map((cap) => ({ cap, used: this.totals.get(key(cap.pool ?? FLEET, cap.window, windowStart(now, cap.window))) ?? 0, resetsAt: windowEnd(now, cap.window) }));
+    return caps.map((cap) => ({ cap, used: this.used(cap, now), resetsAt: windowEnd(now, cap.window) }));
   }
 
   /**
@@ -55,10 +72,14 @@ export class SpendBook {
   reserveWithin(caps: readonly BudgetCap[], entry: Omit<SpendEntry, "settled">): BudgetHold | undefined {
     if (this.entries.has(entry.ticket)) return undefined;
     // Whole micro-dollars only: a fraction would drift totals and could not be stored back.
-    entry = { ...entry, micros: Math.max(0, Math.round(entry.micros)) };
-    const hold = capExceeded(this.rooms(caps, entry.at), entry.pool, entry.micros);
-    if (hold === undefined) this.put({ ...entry, settled: false });
-    return hold;
+    const micros = Math.max(0, Math.round(entry.micros));
+    for (const cap of caps) {
+      if ((cap.pool !== undefined && cap.pool !== entry.pool) || this.used(cap, entry.at) + micros <= cap.micros) continue;
+      // Over one of them: the step's own rule says which, and what is left.
+      return capExceeded(this.rooms(caps, entry.at), entry.pool, micros);
+    }
+    this.put(entry.ticket, entry.item, entry.pool, entry.at, micros, false);
+    return undefined;
   }
 
   /**
@@ -69,8 +90,8 @@ export class SpendBook {
     const entry = this.entries.get(ticket);
     if (entry === undefined) return false;
     if (entry.settled) return true;
-    this.remove(entry);
-    this.put({ ...entry, micros: reported === undefined ? entry.micros : Math.max(0, Math.round(reported)), settled: true });
+    entry.settled = true;
+    if (reported !== undefined) this.move(entry, Math.max(0, Math.round(reported)));
     return true;
   }
 
@@ -78,37 +99,45 @@ export class SpendBook {
   cancel(ticket: string): boolean {
     const entry = this.entries.get(ticket);
     if (entry === undefined || entry.settled) return false;
-    this.remove(entry);
+    this.move(entry, 0);
+    this.entries.delete(ticket);
     return true;
   }
 
   /** Drops entries reserved before `before` (older than every window a cap can cover). */
   prune(before: number): void {
-    for (const entry of [...this.entries.values()]) if (entry.at < before) this.remove(entry);
-  }
-
-  private put(entry: SpendEntry): void {
-    this.entries.set(entry.ticket, entry);
-    this.add(entry, entry.micros);
-  }
-
-  private remove(entry: SpendEntry): void {
-    this.entries.delete(entry.ticket);
-    this.add(entry, -entry.micros);
-  }
-
-  private add(entry: SpendEntry, micros: number): void {
-    for (const window of WINDOWS) {
-      const start = windowStart(entry.at, window);
-      for (const scope of [FLEET, entry.pool]) {
-        const k = key(scope, window, start);
-        const total = (this.totals.get(k) ?? 0) + micros;
-        if (total === 0) this.totals.delete(k);
-        else this.totals.set(k, total);
-      }
+    for (const entry of [...this.entries.values()]) {
+      if (entry.at >= before) continue;
+      this.move(entry, 0);
+      this.entries.delete(entry.ticket);
     }
   }
-}
 
-// A pool named `*` cannot exist (pool names are lower-case letters, digits, '-' and '_').
-const key = (scope: string, window: BudgetWindow, start: number): string => `${scope}|${window}|${start}`;
+  private used(cap: BudgetCap, now: number): number {
+    return this.totals[cap.window].get(cap.pool ?? FLEET)?.get(windowStart(now, cap.window))?.used ?? 0;
+  }
+
+  private put(ticket: string, item: string, pool: string, at: number, micros: number, settled: boolean): void {
+    const day = windowStart(at, "day");
+    const week = windowStart(at, "week");
+    const cells = [this.cell("day", FLEET, day), this.cell("day", pool, day), this.cell("week", FLEET, week), this.cell("week", pool, week)];
+    for (const c of cells) c.used += micros;
+    this.entries.set(ticket, { ticket, item, pool, at, micros, settled, cells });
+  }
+
+  /** Sets an entry's amount, moving every total it counts in by the difference. */
+  private move(entry: Kept, micros: number): void {
+    const delta = micros - entry.micros;
+    for (const c of entry.cells) c.used += delta;
+    entry.micros = micros;
+  }
+
+  private cell(window: BudgetWindow, scope: string, start: number): Cell {
+    const byScope = this.totals[window];
+    let byStart = byScope.get(scope);
+    if (byStart === undefined) byScope.set(scope, (byStart = new Map()));
+    let cell = byStart.get(start);
+    if (cell === undefined) byStart.set(start, (cell = { used: 0 }));
+    return cell;
+  }
+}
