@@ -52,6 +52,7 @@ describe("fleet metrics on the hand-made journal, November", () => {
         tokens: { count: 1, share: 1 / 11 },
         wall_clock: { count: 0, share: 0 },
         tool_errors: { count: 0, share: 0 },
+        usd: { count: 0, share: 0 },
         unspecified: { count: 1, share: 1 / 11 },
       },
     });
