@@ -85,6 +85,7 @@ export class DrainTally {
       needs_human: rows("needs-human"),
       blocked: rows("blocked"),
       not_claimed: rows("denied"),
+      held_by_budget: rows("held"),
       already_done: [...this.alreadyDone],
       invalid: [...input.invalid],
       ...(input.journal === undefined ? {} : { journal: input.journal }),
@@ -98,9 +99,11 @@ export class DrainTally {
     const human = by("needs-human");
     const blocked = by("blocked");
     const denied = by("denied");
+    const held = by("held");
     const parts = [`${this.ran.size} ran`, `${ok.length} ok`, `${failed.length} failed`, `${human.length} need${human.length === 1 ? "s" : ""} a human`];
     if (blocked.length > 0) parts.push(`${blocked.length} blocked`);
     if (denied.length > 0) parts.push(`${denied.length} not claimed`);
+    if (held.length > 0) parts.push(`${held.length} held by budget`);
     if (this.alreadyDone.size > 0) parts.push(`${this.alreadyDone.size} already done`);
     if (input.invalid.size > 0) parts.push(`${input.invalid.size} invalid`);
     const out = [`Summary: ${parts.join(", ")}.`];
@@ -108,20 +111,21 @@ export class DrainTally {
       const epoch = this.ran.get(id);
       return input.runsDir === undefined || epoch === undefined ? "" : ` (log: ${input.runsDir}/${encodeURIComponent(id)}.e${epoch}/output.log)`;
     };
-    for (const [label, rows] of [["failed", failed], ["needs a human", human], ["blocked", blocked], ["not claimed", denied]] as const) {
+    for (const [label, rows] of [["failed", failed], ["needs a human", human], ["blocked", blocked], ["not claimed", denied], ["queued", held]] as const) {
       for (const [id, s] of rows) out.push(`  ${label}: ${terminalText(id)}: ${terminalText(s.summary)}${log(id)}`);
     }
     for (const id of input.invalid) out.push(`  invalid: ${terminalText(id)} (its problems are listed above)`);
     if (input.runsDir !== undefined && this.ran.size > 0) out.push(`Logs: ${input.runsDir}/<item>.e<epoch>/output.log; journal: ${input.journal ?? "(none)"}.`);
-    const next = this.next(failed.length + human.length + blocked.length + denied.length, input.invalid.size, input.rerun);
+    const next = this.next(failed.length + human.length + blocked.length + denied.length, input.invalid.size, input.rerun, held.length);
     // A dry run ran nothing: its next step is the real run.
     out.push(`Next: ${input.dryRun === true && input.invalid.size === 0 ? "run them for real: bosun drain --run CMD (a worker command; see bosun help drain)." : next}`);
     return out;
   }
 
-  private next(unsettled: number, invalid: number, rerun: string): string {
+  private next(unsettled: number, invalid: number, rerun: string, held = 0): string {
     if (invalid > 0) return `fix the invalid briefs (bosun brief check FILE shows each problem), then run '${rerun}' again.`;
     if (unsettled > 0) return `read the logs above; once fixed, remove an item's claim folder (<state>/claims/<key>/) and run '${rerun}' again.`;
+    if (held > 0) return `${held === 1 ? "the item held by budget waits" : `the ${held} items held by budget wait`} for money: run '${rerun}' again once the cap's window resets, or with a higher --budget-usd.`;
     if (this.ran.size === 0 && this.alreadyDone.size > 0) return "nothing; add a brief to the folder, or remove an item's claim folder (<state>/claims/<key>/) to run it again.";
     return "nothing; every brief landed ok.";
   }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { RunResult } from "../../core/engine/engine-loop.js";
+import type { RunResult, RunShare } from "../../core/engine/engine-loop.js";
 import type { RunCost } from "../../core/journal/journal-event.js";
 import { checkRunCost } from "../../core/journal/run-cost.js";
 import { maskRunResult } from "../../core/redact/mask-run-result.js";
@@ -43,8 +43,8 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
   const { preset } = options;
   // Only the epoch is read: the agent job holds no claim, just the epoch it was dispatched with.
   // Whatever the agent says (its final message becomes the stop reason) is masked once, here.
-  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal), options.secrets);
-  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> {
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal, share?: RunShare): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal, share), options.secrets);
+  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal, share?: RunShare): Promise<RunResult> {
     const runDir = join(options.stateDir, "runs", `${encodeURIComponent(brief.id)}.e${claim.epoch}`);
     await mkdir(runDir, { recursive: true });
     const briefPath = join(runDir, "brief.json");
@@ -55,7 +55,7 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
     const prompt = renderBriefPrompt(brief, { ...options.target, resultFile: resultPath, explicitFinish: preset.explicitFinish });
     await writeFile(briefPath, `${JSON.stringify(brief, null, 2)}\n`);
     await writeFile(promptFile, prompt);
-    const invocation = preset.invocation({ brief, prompt, promptFile, resultFile: resultPath, runDir, allowedFiles: await allowedFiles(brief, options.cwd) });
+    const invocation = preset.invocation({ brief, prompt, promptFile, resultFile: resultPath, runDir, allowedFiles: await allowedFiles(brief, options.cwd), ...(share === undefined ? {} : { usd: share.usd }) });
     const env = agentEnv(preset, options.env, options.extraEnv ?? [], {
       ...invocation.env,
       BOSUN_ITEM: brief.id,
@@ -63,6 +63,7 @@ export function agentDispatcher(options: AgentDispatcherOptions) {
       BOSUN_EPOCH: String(claim.epoch),
       BOSUN_RESULT: resultPath,
       BOSUN_TIER: tier,
+      ...(share === undefined ? {} : { BOSUN_BUDGET_USD: String(share.usd) }),
     });
     const words = [invocation.executable, ...invocation.args];
     // stdout is the agent's structured output: kept whole in a file, apart from its chatter.

@@ -5,14 +5,14 @@ import type { Brief } from "../../core/brief/brief.js";
 import { briefHash } from "../../core/brief/parse-brief.js";
 import { workItemsFromBriefs } from "../../core/brief/work-items-from-briefs.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { EngineLoop, IdleSummary, Landing, RunResult } from "../../core/engine/engine-loop.js";
+import type { EngineLoop, IdleSummary, Landing, RunResult, RunShare } from "../../core/engine/engine-loop.js";
 import type { WorkItem } from "../../core/engine/work-item.js";
 import type { WorkerControl } from "../../core/engine/lazy-abort.js";
 import type { BriefFolder } from "./read-brief-folder.js";
 import { BriefFolderError, readBriefFolder } from "./read-brief-folder.js";
 
 /** Runs one claimed brief; a process, or the dry-run stand-in. */
-export type BriefDispatcher = (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal) => Promise<RunResult>;
+export type BriefDispatcher = (claim: ClaimToken, brief: Brief, tier: string, signal: AbortSignal, share?: RunShare) => Promise<RunResult>;
 
 export interface BriefFolderLoopOptions {
   readonly briefsDir: string;
@@ -88,8 +88,10 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
     return `${path} was removed from the briefs folder before it ran: not run`;
   }
 
-  async dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, control: WorkerControl): Promise<RunResult> {
-    return this.options.dispatcher(claim, item.payload, tier, control.signal);
+  async dispatch(claim: ClaimToken, item: WorkItem<Brief>, tier: string, control: WorkerControl, share?: RunShare): Promise<RunResult> {
+    // The run's share is what it reserved; with no cap in force, its brief's own money cap still is one.
+    const usd = share?.usd ?? item.payload.budget.usd;
+    return usd === undefined ? this.options.dispatcher(claim, item.payload, tier, control.signal) : this.options.dispatcher(claim, item.payload, tier, control.signal, { usd });
   }
 
   /**

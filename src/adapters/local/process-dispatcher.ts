@@ -3,7 +3,7 @@ import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Brief } from "../../core/brief/brief.js";
 import type { ClaimToken } from "../../core/claims/claim-token.js";
-import type { RunResult } from "../../core/engine/engine-loop.js";
+import type { RunResult, RunShare } from "../../core/engine/engine-loop.js";
 import { costFromResult } from "./cost-from-result-file.js";
 import { failed, done, outOfBudget } from "../../core/stop/stop.js";
 import { maskRunResult } from "../../core/redact/mask-run-result.js";
@@ -47,6 +47,7 @@ function lastLines(text: string): string[] {
  * Runs a worker command for one claimed item (DESIGN.md, `--run CMD`): the brief as JSON in
  * $BOSUN_BRIEF, its stop read from $BOSUN_RESULT when written, else from the exit code
  * (0 done, 75 retry, anything else cannot-classify). `budget.wall_clock` kills the process group.
+ * What the run reserved under the money caps is in $BOSUN_BUDGET_USD, for a worker that can keep to it.
  */
 export function processDispatcher(options: ProcessDispatcherOptions) {
   const fault = (message: string): void => options.onFault?.(message);
@@ -64,8 +65,8 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
   };
   // Only the epoch of the claim is read: the work mode's agent phase runs with no claim token at all.
   // Whatever the run says (its result file's reason too) is masked once, here, for every place it is written.
-  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal), options.secrets);
-  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal): Promise<RunResult> {
+  return async (claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal, share?: RunShare): Promise<RunResult> => maskRunResult(await runOne(claim, brief, tier, signal, share), options.secrets);
+  async function runOne(claim: Pick<ClaimToken, "epoch">, brief: Brief, tier: string, signal: AbortSignal, share?: RunShare): Promise<RunResult> {
     if (!known) identity = stateIdentity();
     known = true;
     const before = identity;
@@ -110,7 +111,7 @@ export function processDispatcher(options: ProcessDispatcherOptions) {
     const run = await runShell({
       command: options.command,
       cwd: options.cwd,
-      env: { ...options.env, BOSUN_ITEM: brief.id, BOSUN_BRIEF: briefPath, BOSUN_EPOCH: String(claim.epoch), BOSUN_RESULT: resultPath, BOSUN_TIER: tier },
+      env: { ...options.env, BOSUN_ITEM: brief.id, BOSUN_BRIEF: briefPath, BOSUN_EPOCH: String(claim.epoch), BOSUN_RESULT: resultPath, BOSUN_TIER: tier, ...(share === undefined ? {} : { BOSUN_BUDGET_USD: String(share.usd) }) },
       timeoutMs: brief.budget.wall_clock * 1000,
       signal,
       dieWithParent: true,

@@ -32,9 +32,15 @@ import type { CliCommand, CliIo } from "../cli-io.js";
 import type { EarlierLand } from "../drain-report.js";
 import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
 import { argsErrorMessage, usageError as commandUsageError } from "../usage-error.js";
+import type { BudgetCap } from "../../core/budget/budget-cap.js";
+import { toMicros } from "../../core/budget/budget-cap.js";
+import type { EngineBudget } from "../../core/engine/engine-options.js";
+import { FileSpendLedger, SpendLedgerError } from "../../adapters/local/file-spend-ledger.js";
+import { MemorySpendLedger } from "../../adapters/memory/memory-spend-ledger.js";
+import { earlierCosts } from "../earlier-costs.js";
 
 const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --agent NAME | --dry-run) [--policy P] [--state DIR] [--lease DUR]
-                   [--attempts N] [--backoff DUR] [--holder NAME] [--quiet] [--json]
+                   [--attempts N] [--backoff DUR] [--budget-usd N] [--item-usd N] [--holder NAME] [--quiet] [--json]
 
 Runs the engine over a folder of briefs until idle: no brief ready and none in flight anywhere in
 the state folder. Prints one line per event and writes the journal to <state>/journal.jsonl.
@@ -53,6 +59,12 @@ the state folder. Prints one line per event and writes the journal to <state>/jo
   --lease DUR      claim lease, renewed at a third of its length (default: 5m)
   --attempts N     attempts before a transient failure goes to a human (default: ${ENGINE_DEFAULTS.maxAttempts})
   --backoff DUR    delay before the first retry, doubling after (default: 1s)
+  --budget-usd N   what this state folder's drains may spend in the current UTC day, all together
+                   (US dollars): an item is dispatched only when its reservation fits; the others
+                   stay queued, held by budget, for a later drain (see docs/budgets.md)
+  --item-usd N     what an item reserves when its brief sets no budget.usd (default: the 90th
+                   percentile of what its task class reported costing; an item with neither is
+                   not claimed while --budget-usd is set)
   --holder NAME    claim holder name (default: drain-<pid>-<random>)
   --quiet          do not show workers' output (it is still in <state>/runs/<item>.e<epoch>/output.log)
   --json           stdout as JSON lines: each event as the journal writes it, then {"summary": {...}};
@@ -64,7 +76,8 @@ The drain ends with a summary: how many ran, ok, failed, need a human, where the
 Ctrl-C (or SIGTERM) stops the workers and releases their items for the next drain at once.
 
 Exit: 0 every brief landed ok · 1 any brief is invalid, failed, was refused or needs a human · 2 usage error
-      · 130 interrupted`;
+      · 75 work remains only because of --budget-usd (held by budget: run again when the day rolls
+      over or with a higher cap) · 130 interrupted`;
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   let values;
@@ -82,6 +95,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         lease: { type: "string", default: "5m" },
         attempts: { type: "string" },
         backoff: { type: "string", default: "1s" },
+        "budget-usd": { type: "string" },
+        "item-usd": { type: "string" },
         holder: { type: "string" },
         quiet: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
@@ -104,6 +119,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const backoffMs = parseDurationMs(values.backoff);
   if (backoffMs === undefined) return usageError(io, `--backoff must be a duration such as 100ms, 1s, 30s, got '${values.backoff}'`);
   const dryRun = values["dry-run"];
+  const budgetUsd = dollars(values["budget-usd"]);
+  if (budgetUsd === null) return usageError(io, `--budget-usd must be a number of US dollars from 0, such as 25, got '${values["budget-usd"] ?? ""}'`);
+  const itemUsd = dollars(values["item-usd"]);
+  if (itemUsd === null || itemUsd === 0) return usageError(io, `--item-usd must be a number of US dollars above 0, such as 2.50, got '${values["item-usd"] ?? ""}'`);
   // --agent NAME: a preset; `--agent command` is --run CMD by another name.
   const agent = values.agent === undefined ? undefined : agentByName(values.agent);
   if (values.agent !== undefined && agent === undefined) return usageError(io, `--agent must be one of ${AGENT_NAMES.join(", ")}, got '${values.agent}'`);
@@ -127,7 +146,18 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     stopper.engine?.stop(`fault: ${message}`);
   };
   const journalPath = resolve(stateDir, "journal.jsonl");
-  const earlier = dryRun ? new Map<string, EarlierLand>() : earlierLands(await readFile(journalPath, "utf8").catch(() => ""));
+  const journalText = dryRun ? "" : await readFile(journalPath, "utf8").catch(() => "");
+  const earlier = dryRun ? new Map<string, EarlierLand>() : earlierLands(journalText);
+  // The cap covers the state folder's current UTC day, across every drain over it.
+  const caps: BudgetCap[] = budgetUsd === undefined ? [] : [{ name: "--budget-usd", window: "day", micros: toMicros(budgetUsd) }];
+  const budget: EngineBudget | undefined =
+    budgetUsd === undefined && itemUsd === undefined
+      ? undefined
+      : {
+          ledger: dryRun ? new MemorySpendLedger(caps) : new FileSpendLedger({ stateDir, caps, holder }),
+          ...(itemUsd === undefined ? {} : { itemCap: toMicros(itemUsd) }),
+          pastCosts: earlierCosts(journalText),
+        };
   const tally = new DrainTally();
   const asJson = values.json;
   // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
@@ -171,6 +201,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     backoffMs: exponentialBackoff(backoffMs, 5 * 60_000),
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
+    ...(budget === undefined ? {} : { budget }),
   });
   stopper.engine = engine;
   // Ctrl-C stops cleanly: workers are told to stop and their items released for the next drain
@@ -187,6 +218,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   try {
     summary = await engine.run();
     await loop.flushed();
+  } catch (err) {
+    // The spend ledger cannot be read: nothing is dispatched on a budget nobody knows.
+    if (!(err instanceof SpendLedgerError)) throw err;
+    io.stderr.write(`bosun drain: ${err.message}\n`);
+    return 1;
   } finally {
     fileJournal?.flush();
     process.off("SIGINT", onSignal);
@@ -209,7 +245,21 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   // Summaries quote the workers' stops, which can quote the environment: masked like the journal.
   const text = asJson ? JSON.stringify({ summary: tally.summaryJson({ items: summary.items, invalid: loop.invalid, ...where }) }) : tally.summary({ items: summary.items, invalid: loop.invalid, ...where, rerun, dryRun }).join("\n");
   io.stdout.write(`${redactSecrets(text, secrets)}\n`);
-  return notOk.length === 0 && loop.invalid.size === 0 ? 0 : 1;
+  if (notOk.length === 0 && loop.invalid.size === 0) return 0;
+  // Work left only because of the budget is paused, not failed: its own status, for scripts.
+  return loop.invalid.size === 0 && notOk.every(([, s]) => s.status === "held") ? EXIT_HELD_BY_BUDGET : 1;
+}
+
+/** The drain's exit when what remains is held by budget (EX_TEMPFAIL: try again later). */
+export const EXIT_HELD_BY_BUDGET = 75;
+
+/** A dollar amount from a flag: undefined when absent, null when not a finite number from 0. */
+function dollars(text: string | undefined): number | undefined | null {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed)) return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) && n <= 1_000_000 ? n : null;
 }
 
 const usageError = (io: CliIo, message: string): number => commandUsageError(io, "drain", message);

@@ -18,6 +18,8 @@ export interface AgentTask {
   readonly runDir: string;
   /** Tracked files the brief allows the agent to edit (aider's file list). */
   readonly allowedFiles: readonly string[];
+  /** The run's money cap in US dollars (its reservation), for an agent that can enforce one itself. */
+  readonly usd?: number;
 }
 
 /** How to start the agent: an executable found on PATH, its arguments, and non-secret settings. */
@@ -68,6 +70,8 @@ export interface AgentPreset {
    * agent that just stops is not done); false for an agent that can write no such file (aider).
    */
   readonly explicitFinish: boolean;
+  /** Whether the agent stops itself at a money cap it is handed (`enforced`), or only reports what it spent afterwards. */
+  readonly money: "enforced" | "reported" | "not-reported";
   invocation(task: AgentTask): AgentInvocation;
   readOutput(output: AgentOutput): AgentReport;
 }

@@ -19,6 +19,8 @@ export const aiderPreset: AgentPreset = {
   guardrails: { paths: "gate-only", commands: "enforced", steps: "gate-only" },
   // aider edits only files in its chat and runs no command of its own: it cannot write $BOSUN_RESULT.
   explicitFinish: false,
+  // No money cap to hand over: it prints what each message cost, read back after the run.
+  money: "reported",
   invocation(task: AgentTask) {
     return {
       executable: "aider",

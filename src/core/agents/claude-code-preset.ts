@@ -15,6 +15,9 @@ export const claudeCodePreset: AgentPreset = {
   settings: ["ANTHROPIC_MODEL", "ANTHROPIC_BASE_URL"],
   guardrails: { paths: "enforced", commands: "enforced", steps: "enforced" },
   explicitFinish: true,
+  // `--max-budget-usd` (print mode only): Claude Code checks it between turns, so one turn can
+  // still run past it; Bosun's reservation counts what it reports, overrun included.
+  money: "enforced",
   invocation(task: AgentTask) {
     const edits = claudeEditRules(task.brief.constraints.paths);
     // `//path` is an absolute path in a Claude Code rule: the result file is the one edit outside the tree.
@@ -23,7 +26,7 @@ export const claudeCodePreset: AgentPreset = {
     const disallowed = ["WebFetch", "WebSearch", ...edits.deny];
     return {
       executable: "claude",
-      args: ["-p", task.prompt, "--output-format", "json", "--max-turns", String(task.brief.budget.steps), "--permission-mode", "dontAsk", "--add-dir", task.runDir, "--allowedTools", ...allowed, "--disallowedTools", ...disallowed],
+      args: ["-p", task.prompt, "--output-format", "json", "--max-turns", String(task.brief.budget.steps), ...(task.usd === undefined ? [] : ["--max-budget-usd", String(task.usd)]), "--permission-mode", "dontAsk", "--add-dir", task.runDir, "--allowedTools", ...allowed, "--disallowedTools", ...disallowed],
       env: {},
     };
   },
@@ -43,6 +46,7 @@ export const claudeCodePreset: AgentPreset = {
     const text = typeof result["result"] === "string" ? result["result"] : "";
     const summary = `claude result: subtype=${subtype} is_error=${String(result["is_error"])} num_turns=${turns ?? "?"} permission_denials=${denials}`;
     const cost = { ...(tokens === undefined ? {} : { tokens }), ...(usd === undefined ? {} : { usd }) };
+    if (subtype === "error_max_budget_usd") return { stop: outOfBudget("usd", `claude stopped at --max-budget-usd having spent ${usd ?? "?"} USD`), summary, ...cost };
     if (subtype === "error_max_turns") return { stop: outOfBudget("steps", `claude stopped at --max-turns after ${turns ?? "?"} turns`), summary, ...cost };
     if (subtype === "success" && result["is_error"] !== true) {
       return { stop: done(denials > 0 ? `claude finished; ${denials} tool call${denials > 1 ? "s were" : " was"} denied by the brief's permissions` : undefined), summary, ...cost };

@@ -16,6 +16,8 @@ export const codexPreset: AgentPreset = {
   settings: ["OPENAI_BASE_URL"],
   guardrails: { paths: "gate-only", commands: "gate-only", steps: "gate-only" },
   explicitFinish: true,
+  // No money cap to hand over, and no dollar figure in its output: only its tokens (if any) and Bosun's wall clock bound it.
+  money: "not-reported",
   invocation(task: AgentTask) {
     return {
       executable: "codex",

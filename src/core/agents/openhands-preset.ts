@@ -16,6 +16,8 @@ export const openhandsPreset: AgentPreset = {
   settings: ["LLM_MODEL", "LLM_BASE_URL"],
   guardrails: { paths: "gate-only", commands: "gate-only", steps: "enforced" },
   explicitFinish: true,
+  // No money cap to hand over, and no dollar figure in its output: only its tokens (if any) and Bosun's wall clock bound it.
+  money: "not-reported",
   invocation(task: AgentTask) {
     return {
       executable: "openhands",

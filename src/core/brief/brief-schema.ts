@@ -43,6 +43,14 @@ const duration = (what: string) =>
 const count = (what: string) =>
   z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).positive(`${what} must be above 0`);
 
+/** Dollars: a positive, finite amount a person could mean (at most $100,000 for one item). */
+const usd = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of US dollars, such as 2.50` })
+    .finite(`${what} must be a number of US dollars, such as 2.50`)
+    .positive(`${what} must be above 0`)
+    .max(100_000, `${what} is implausibly large (at most 100000 dollars for one item)`);
+
 const band = z
   .union([z.number(), z.string()], { error: "priority must be 0..4 or P0..P4" })
   .transform((value, ctx): Band => {
@@ -82,8 +90,9 @@ export const briefInputSchema = z.strictObject({
         steps: count("budget.steps").optional(),
         tokens: count("budget.tokens").optional(),
         tool_errors: count("budget.tool_errors").optional(),
+        usd: usd("budget.usd").optional(),
       },
-      { error: "budget must be a mapping of wall_clock, steps, tokens, tool_errors" },
+      { error: "budget must be a mapping of wall_clock, steps, tokens, tool_errors, usd" },
     )
     .optional(),
   priority: band.optional(),

@@ -7,6 +7,8 @@ export interface Budget {
   readonly steps: number;
   readonly tokens: number;
   readonly tool_errors: number;
+  /** The item's money cap in US dollars: what it reserves before dispatch, and what an agent that can enforce one is handed. */
+  readonly usd?: number;
 }
 
 /** A validated, normalized brief: defaults filled, durations in seconds (DESIGN.md, "The brief"). */

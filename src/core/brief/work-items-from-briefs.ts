@@ -1,6 +1,7 @@
 import type { WorkItem } from "../engine/work-item.js";
 import type { Brief } from "./brief.js";
 import { dueTime } from "./due-time.js";
+import { toMicros } from "../budget/budget-cap.js";
 
 /** A brief with the time it entered the queue (ms since the epoch). */
 export interface QueuedBrief {
@@ -24,6 +25,7 @@ export function workItemsFromBriefs(queued: readonly QueuedBrief[]): WorkItem<Br
       claimKey: brief.claim_key,
       blockedBy: brief.blocked_by,
       payload: brief,
+      ...(brief.budget.usd === undefined ? {} : { usd: toMicros(brief.budget.usd) }),
     };
   });
 }

@@ -66,6 +66,36 @@ function namedRecord<T extends z.ZodType>(value: T, most: number, what: string) 
     .overwrite((r) => Object.assign(Object.create(null) as typeof r, r));
 }
 
+/** US dollars: positive, finite, and at most a million (a cap past that is a typo). */
+const dollars = z
+  .number({ error: "must be a number of US dollars, such as 25" })
+  .finite("must be a number of US dollars, such as 25")
+  .positive("must be above 0")
+  .max(1_000_000, "is implausibly large (at most 1000000)")
+  .optional();
+
+/** Money caps (DESIGN.md, "Budgets"): per UTC day, per week (Monday 00:00 UTC), and per item. */
+const budgetsSchema = z
+  .strictObject({
+    fleet: z
+      .strictObject({
+        day_usd: dollars.meta({ description: "What the whole fleet may spend per UTC day, every pool and agent together" }),
+        week_usd: dollars.meta({ description: "What the whole fleet may spend per week (from Monday 00:00 UTC)" }),
+      })
+      .prefault({}),
+    item_usd: dollars.meta({ description: "What an item reserves before dispatch when its brief sets no budget.usd and its pool no item_usd" }),
+    pools: namedRecord(
+      z.strictObject({
+        day_usd: dollars.meta({ description: "What this pool may spend per UTC day" }),
+        week_usd: dollars.meta({ description: "What this pool may spend per week (from Monday 00:00 UTC)" }),
+        item_usd: dollars.meta({ description: "What an item of this pool reserves when its brief sets no budget.usd" }),
+      }),
+      MAX_POOLS,
+      "pool budgets",
+    ).prefault({}),
+  })
+  .prefault({});
+
 /** `.github/bosun.yml`, validated: every field optional but what a pool must say. */
 export const bosunConfigSchema = z.strictObject({
   policy: z.enum(POLICY_NAMES).default("hybrid"),
@@ -146,11 +176,24 @@ export const bosunConfigSchema = z.strictObject({
    * kinds show their worker only by its pull request, so their grants wait for the lease.
    */
   dispatch_deadline: duration("dispatch_deadline", "60s"),
-});
+  /**
+   * Money caps: the fleet's and each pool's spend per UTC day and per week, and what an item
+   * reserves when its brief names no `budget.usd`. An item is dispatched only when its
+   * reservation fits under every cap that covers it (docs/budgets.md).
+   */
+  budgets: budgetsSchema,
+})
+  // A budget for a pool that does not exist caps nothing: say so where it is written.
+  .superRefine((config, ctx) => {
+    for (const pool of Object.keys(config.budgets.pools)) {
+      if (!(pool in config.pools)) ctx.addIssue({ code: "custom", path: ["budgets", "pools", pool], message: `no pool named '${pool}' is configured under pools:` });
+    }
+  });
 
 export type BosunConfig = z.output<typeof bosunConfigSchema>;
 export type PoolConfig = BosunConfig["pools"][string];
 export type DispatchConfig = PoolConfig["dispatch"];
+export type BudgetsConfig = BosunConfig["budgets"];
 
 /** The configuration a repository without `.github/bosun.yml` gets. */
 export const DEFAULT_CONFIG: BosunConfig = bosunConfigSchema.parse({});

@@ -4,6 +4,9 @@ import type { RunCost } from "../journal/run-cost.js";
 import type { Disposition, Stop } from "../stop/stop.js";
 import { describeStop } from "../stop/stop.js";
 import { dispositionFor } from "../stop/disposition-for.js";
+import type { BudgetHold, CapRoom } from "../budget/cap-room.js";
+import { anyCapCovers, capExceeded } from "../budget/cap-room.js";
+import { reservationFor } from "../budget/reservation-for.js";
 
 /**
  * The one decision step of the scheduler (DESIGN.md, "Fencing on GitHub", "One engine"): the local
@@ -70,6 +73,20 @@ export interface GateFact {
 export interface ReadyItem {
   readonly id: string;
   readonly pool: string;
+  /** Its brief's own money cap, `budget.usd`, in micro-dollars. */
+  readonly usd?: number;
+  /** Its task class (the claim key's namespace): whose observed costs it reserves when it names none. */
+  readonly taskClass?: string;
+}
+
+/** The money facts of a step (DESIGN.md, "Budgets"); without them no money rule applies. */
+export interface StepBudget {
+  /** The caps in force, each with what its window has used: spent, plus reserved by runs in flight. */
+  readonly rooms: readonly CapRoom[];
+  /** A pool's per-item cap (micro-dollars): what an item that names none reserves. */
+  readonly itemCap?: (pool: string) => number | undefined;
+  /** The observed 90th percentile cost of a task class (micro-dollars), when any run reported one. */
+  readonly p90?: (taskClass: string) => number | undefined;
 }
 
 export interface StepState {
@@ -86,6 +103,13 @@ export interface StepState {
   readonly waiting?: number;
   /** Items in review or merged and waiting for their deployment: not idle while any. */
   readonly reviewing?: readonly ReviewingItem[];
+  /** Money caps and what they have left; absent: none apply. */
+  readonly budget?: StepBudget;
+  /**
+   * Ready items the face holds back, unread, because a cap they did not fit under has not moved
+   * since: not idle while any, but when nothing else is left the fleet is paused by its budget.
+   */
+  readonly heldByBudget?: number;
 }
 
 export interface StepOptions {
@@ -117,8 +141,14 @@ export type Decision =
   | { readonly kind: "reclaim"; readonly id: string; readonly epoch: number; readonly holder: string }
   /** Attempts are spent: end the claim as settled for a human (label `bosun:needs-human`). */
   | { readonly kind: "settle-to-human"; readonly id: string; readonly epoch: number; readonly landing: LandingDecision & { readonly mode: { readonly kind: "settle"; readonly outcome: SettledOutcome } } }
-  /** Claim this ready item against its pool. */
-  | { readonly kind: "claim"; readonly id: string; readonly pool: string }
+  /** Claim this ready item against its pool; `reserve`: the micro-dollars it reserves first, where money is capped or it names a figure. */
+  | { readonly kind: "claim"; readonly id: string; readonly pool: string; readonly reserve?: number }
+  /** Its pool has room but its reservation does not fit under a cap: it stays queued, held by budget. */
+  | { readonly kind: "hold"; readonly id: string; readonly pool: string; readonly hold: BudgetHold }
+  /** A cap applies and the item has no cost to reserve: not claimed, for the reason given. */
+  | { readonly kind: "refuse"; readonly id: string; readonly pool: string; readonly reason: string }
+  /** Nothing is in flight and what is left waits only for money: a cap's window to roll over or the cap to rise. */
+  | { readonly kind: "paused"; readonly hold?: BudgetHold }
   /** Hand a granted claim to its worker. */
   | { readonly kind: "dispatch"; readonly id: string; readonly epoch: number }
   /** A reviewed item moves on: merged (waiting for its deployment), or its life ends or restarts as `landing` says. */
@@ -239,7 +269,17 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   }
   const full = new Set<string>();
   let readyLeft = false;
-  const allFull = (): boolean => options.pools !== undefined && options.pools.length > 0 && options.pools.every((p) => full.has(p));
+  // Pools whose best item did not fit under a cap: nothing behind it jumps the queue (a cheap item
+  // would otherwise spend what the better one waits for). A fleet cap holds every pool.
+  const budgetHeld = new Set<string>();
+  let fleetHeld = false;
+  let firstHold: BudgetHold | undefined;
+  let heldNow = 0;
+  const money = state.budget;
+  // What this step's own claims reserve, per cap, beyond what each cap had used.
+  const reserved = money === undefined ? undefined : money.rooms.map(() => 0);
+  const stopped = (pool: string): boolean => full.has(pool) || fleetHeld || budgetHeld.has(pool);
+  const allFull = (): boolean => fleetHeld || (options.pools !== undefined && options.pools.length > 0 && options.pools.every((p) => full.has(p) || budgetHeld.has(p)));
   for (const pool of options.pools ?? []) if (options.poolSize(pool) - (inFlight.get(pool) ?? 0) <= 0) full.add(pool);
   const iterator = state.ready[Symbol.iterator]();
   // Fullness is checked before the next item is read: a lazy feed gives up only what is claimed.
@@ -248,12 +288,35 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     if (next.done === true) break;
     const item = next.value;
     const free = options.poolSize(item.pool) - (inFlight.get(item.pool) ?? 0);
-    if (free <= 0) {
-      full.add(item.pool);
-      readyLeft = true;
+    if (free <= 0 || stopped(item.pool)) {
+      if (free <= 0) full.add(item.pool);
+      if (budgetHeld.has(item.pool) && firstHold !== undefined) {
+        decisions.push({ kind: "hold", id: item.id, pool: item.pool, hold: firstHold });
+        heldNow++;
+      } else readyLeft = true;
       continue;
     }
-    decisions.push({ kind: "claim", id: item.id, pool: item.pool });
+    const priced = money === undefined ? undefined : price(item, money);
+    if (priced !== undefined && priced.ok === false) {
+      decisions.push({ kind: "refuse", id: item.id, pool: item.pool, reason: priced.reason });
+      continue;
+    }
+    const reserve = priced?.micros;
+    if (money !== undefined && reserve !== undefined && reserved !== undefined) {
+      const hold = capExceeded(money.rooms, item.pool, reserve, reserved);
+      if (hold !== undefined) {
+        decisions.push({ kind: "hold", id: item.id, pool: item.pool, hold });
+        heldNow++;
+        firstHold ??= hold;
+        if (hold.pool === undefined) fleetHeld = true;
+        else budgetHeld.add(hold.pool);
+        continue;
+      }
+      money.rooms.forEach((room, i) => {
+        if (room.cap.pool === undefined || room.cap.pool === item.pool) reserved[i] = (reserved[i] ?? 0) + reserve;
+      });
+    }
+    decisions.push(reserve === undefined ? { kind: "claim", id: item.id, pool: item.pool } : { kind: "claim", id: item.id, pool: item.pool, reserve });
     add(item.pool, 1);
     if (free === 1) full.add(item.pool);
   }
@@ -262,7 +325,28 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   for (const n of inFlight.values()) flying += n;
   // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
   // decides idle. (Reading one more item is harmless then: no pool could take it.)
-  if (!readyLeft && flying === 0 && allFull()) readyLeft = iterator.next().done !== true;
-  if (flying === 0 && !readyLeft && requeued === 0 && reviewing === 0 && (state.waiting ?? 0) === 0) decisions.push({ kind: "idle" });
+  // Not after a budget hold: what is left is held for money, and a lazy feed gives up nothing more.
+  if (!readyLeft && flying === 0 && allFull() && heldNow === 0) readyLeft = iterator.next().done !== true;
+  const quiet = flying === 0 && !readyLeft && requeued === 0 && reviewing === 0 && (state.waiting ?? 0) === 0;
+  const held = heldNow + (state.heldByBudget ?? 0);
+  if (quiet && held === 0) decisions.push({ kind: "idle" });
+  else if (quiet) decisions.push(firstHold === undefined ? { kind: "paused" } : { kind: "paused", hold: firstHold });
   return decisions;
+}
+
+/**
+ * What an item reserves where money is watched: nothing to decide (undefined) when no cap covers
+ * its pool and it names no figure; otherwise the reservation rule's answer (reservationFor).
+ */
+function price(item: ReadyItem, money: StepBudget): { ok: true; micros: number } | { ok: false; reason: string } | undefined {
+  const itemCap = money.itemCap?.(item.pool);
+  const p90 = item.taskClass === undefined ? undefined : money.p90?.(item.taskClass);
+  const r = reservationFor({
+    ...(item.usd === undefined ? {} : { brief: item.usd }),
+    ...(itemCap === undefined ? {} : { itemCap }),
+    ...(p90 === undefined ? {} : { p90 }),
+    ...(item.taskClass === undefined ? {} : { taskClass: item.taskClass }),
+  });
+  if (r.ok) return r;
+  return anyCapCovers(money.rooms, item.pool) ? r : undefined;
 }

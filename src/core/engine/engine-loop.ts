@@ -26,7 +26,15 @@ export type FinalStatus =
   | { readonly status: "ok"; readonly summary: string }
   | { readonly status: "refused" | "needs-human"; readonly summary: string }
   | { readonly status: "blocked"; readonly summary: string }
-  | { readonly status: "denied"; readonly summary: string };
+  | { readonly status: "denied"; readonly summary: string }
+  /** Still queued when the drain ended: it did not fit under a money cap (DESIGN.md, "Budgets"). */
+  | { readonly status: "held"; readonly summary: string };
+
+/** The run's share of the money caps: what it reserved, handed to agents that can enforce a cap themselves. */
+export interface RunShare {
+  /** US dollars. */
+  readonly usd: number;
+}
 
 export interface IdleSummary {
   readonly holder: string;
@@ -52,7 +60,7 @@ export interface EngineLoop<P = unknown> {
    */
   withdrawn?(item: WorkItem<P>): Promise<string | undefined>;
   /** Starts the worker; only a claim token opens this door. `control.signal` aborts when the claim is lost. */
-  dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, control: WorkerControl): Promise<RunResult>;
+  dispatch(claim: ClaimToken, item: WorkItem<P>, tier: string, control: WorkerControl, share?: RunShare): Promise<RunResult>;
   /** Records a landed outcome where its users look (files, labels, comments). Called after the claim store accepted it. */
   land(claim: ClaimToken, item: WorkItem<P>, landing: Landing): Promise<void>;
   /** Called once, when the queue is empty and nothing is in flight anywhere. */

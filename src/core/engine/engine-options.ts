@@ -1,5 +1,16 @@
 import type { QueuePolicy } from "../queue/queue-policy-type.js";
 import { hybrid } from "../queue/queue-policy.js";
+import type { SpendLedger } from "../budget/spend-ledger.js";
+
+/** Money for the local drain (DESIGN.md, "Budgets"): the ledger holding the caps, and what an item reserves by default. */
+export interface EngineBudget {
+  /** Spend and reservations, shared with every drain over the same state folder; it knows the caps. */
+  readonly ledger: SpendLedger;
+  /** What an item whose brief sets no `budget.usd` reserves (micro-dollars): `--item-usd`. */
+  readonly itemCap?: number;
+  /** Costs earlier runs reported, by item id (micro-dollars): the p90 of each task class starts from them. */
+  readonly pastCosts?: ReadonlyMap<string, readonly number[]>;
+}
 
 export interface EngineOptions {
   /** Who holds the claims this engine takes (unique per process). */
@@ -14,6 +25,8 @@ export interface EngineOptions {
   /** How often to look again while another holder's claim is live. */
   readonly pollMs: number;
   readonly policy: QueuePolicy;
+  /** Money caps, when any: items reserve before dispatch and wait when they do not fit. */
+  readonly budget?: EngineBudget;
 }
 
 /** Exponential backoff from `baseMs`, doubling per attempt, capped at `capMs`. */

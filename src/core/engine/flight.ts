@@ -14,6 +14,8 @@ export interface Flight<P> {
   renewAt: number;
   /** When its worker was started: the run's length is measured from here. */
   readonly startedAt: number;
+  /** Its reservation in the spend ledger, when it made one: settled with what the run reports. */
+  readonly ticket?: string;
 }
 
 /** A flight as the decision step sees a held claim. */

@@ -79,6 +79,25 @@ export class ItemBook<P> {
     this.blockDependents(id, `${id} was denied (${reason})`);
   }
 
+  /** A cap applies and the item has nothing to reserve: final, not claimed, and its dependents blocked. */
+  unpriced(id: string, reason: string): void {
+    this.final.set(id, { status: "denied", summary: `budget: ${reason}` });
+    this.blockDependents(id, `${id} was not claimed (no cost to reserve)`);
+  }
+
+  /**
+   * The drain ends paused by its budget: every item still ready stays queued, held by budget (its
+   * claim untouched, for the next drain), each with `summary`. Returns their ids, best first.
+   */
+  holdReady(now: number, summary: string): string[] {
+    const ids: string[] = [];
+    for (let item = this.ready.pop(now); item !== undefined; item = this.ready.pop(now)) {
+      this.final.set(item.id, { status: "held", summary });
+      ids.push(item.id);
+    }
+    return ids;
+  }
+
   /** Files an item by what the claim store says of it; returns when to look again, if ever. */
   file(id: string, state: KeyState, now: number): number | undefined {
     this.elsewhere.delete(id);
@@ -113,7 +132,10 @@ export class ItemBook<P> {
   /** At idle: whatever still waits on a blocker is blocked. Returns every item's final status. */
   close(): ReadonlyMap<string, FinalStatus> {
     for (const [id, pending] of this.blockers.waiting()) {
-      if (!this.final.has(id)) this.final.set(id, { status: "blocked", summary: `blocked by ${[...pending].join(", ")}` });
+      if (this.final.has(id)) continue;
+      // Waiting on an item held by budget is waiting for money too: it runs once that one does.
+      const onHeld = [...pending].some((p) => this.final.get(p)?.status === "held");
+      this.final.set(id, onHeld ? { status: "held", summary: `waits for ${[...pending].join(", ")}, held by budget` } : { status: "blocked", summary: `blocked by ${[...pending].join(", ")}` });
     }
     return new Map(this.final);
   }

@@ -6,4 +6,6 @@ export interface WorkItem<P = unknown> extends QueueItem {
   /** Ids of items that must land ok first. */
   readonly blockedBy: readonly string[];
   readonly payload: P;
+  /** Its own money cap (micro-dollars), the brief's `budget.usd`: what it reserves before dispatch. */
+  readonly usd?: number;
 }

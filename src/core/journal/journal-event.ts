@@ -29,7 +29,27 @@ interface Base {
 export type JournalEvent =
   | (Base & { readonly event: "CLAIM"; readonly item: string; readonly holder: string; readonly epoch: number })
   | (Base & { readonly event: "DENY"; readonly item: string; readonly holder: string; readonly reason: DenyReason; readonly detail: string })
-  | (Base & { readonly event: "DISPATCH"; readonly item: string; readonly epoch: number; readonly attempt: number; readonly tier: string })
+  | (Base & {
+      readonly event: "DISPATCH";
+      readonly item: string;
+      readonly epoch: number;
+      readonly attempt: number;
+      readonly tier: string;
+      /** What the run reserved under the money caps before it was dispatched (US dollars). */
+      readonly reserve_usd?: number;
+    })
+  | (Base & {
+      /** Not dispatched for money (DESIGN.md, "Budgets"): held (it stays queued) or refused (nothing to reserve). */
+      readonly event: "HOLD";
+      readonly item: string;
+      readonly reason: "budget" | "unpriced";
+      readonly detail: string;
+      /** The cap it did not fit under, what it would reserve, what the cap had left, and when the cap's window ends. */
+      readonly cap?: string;
+      readonly reserve_usd?: number;
+      readonly left_usd?: number;
+      readonly resets?: string;
+    })
   | (Base & {
       readonly event: "LAND";
       readonly item: string;

@@ -21,6 +21,8 @@ export function traceLine(event: JournalEvent): string {
     }
     case "GATE":
       return `GATE ${event.item} ${event.verdict}  class ${event.class}, ${event.sha.slice(0, 12)}`;
+    case "HOLD":
+      return `HOLD ${event.item} ${event.reason}  ${event.detail}`;
     case "RELEASE":
       return `RELEASE ${event.item}`;
     case "RECLAIM":

@@ -3,7 +3,7 @@ import { BUDGET_LIMITS, STOP_KINDS } from "../stop/stop.js";
 
 /** A journal line as the metrics read it: only the fields they use, validated, `t` in ms. */
 export type JournalRecord =
-  | (RecordBase & { readonly event: "CLAIM" | "DENY" | "DISPATCH" | "RELEASE" | "RECLAIM" | "IDLE" })
+  | (RecordBase & { readonly event: "CLAIM" | "DENY" | "DISPATCH" | "HOLD" | "RELEASE" | "RECLAIM" | "IDLE" })
   | (RecordBase & {
       readonly event: "LAND";
       readonly ok: boolean;
@@ -54,7 +54,7 @@ const base = {
 const recordSchema = z.discriminatedUnion(
   "event",
   [
-    z.looseObject({ ...base, event: z.enum(["CLAIM", "DENY", "DISPATCH", "RELEASE", "RECLAIM", "IDLE"]) }),
+    z.looseObject({ ...base, event: z.enum(["CLAIM", "DENY", "DISPATCH", "HOLD", "RELEASE", "RECLAIM", "IDLE"]) }),
     z.looseObject({
       ...base,
       event: z.literal("LAND"),
@@ -67,7 +67,7 @@ const recordSchema = z.discriminatedUnion(
     }),
     z.looseObject({ ...base, event: z.literal("GATE"), verdict: z.enum(["pass", "fail", "could-not-check"]) }),
   ],
-  { error: "must be one of CLAIM, DENY, DISPATCH, LAND, RELEASE, RECLAIM, IDLE, GATE" },
+  { error: "must be one of CLAIM, DENY, DISPATCH, HOLD, LAND, RELEASE, RECLAIM, IDLE, GATE" },
 );
 
 /** Reads one journal line; blank lines are `undefined`, bad ones a problem naming the line. */

@@ -3,7 +3,7 @@ import { parseTraceTime } from "./parse-trace-time.js";
 import { DEFAULT_BAND, DEFAULT_POOL, UNKNOWN_KIND } from "./read-item-fields.js";
 import type { ImportResult, RawTraceItem, TraceProblem } from "./trace.js";
 
-const EVENTS = new Set(["CLAIM", "DENY", "DISPATCH", "LAND", "RELEASE", "RECLAIM", "IDLE"]);
+const EVENTS = new Set(["CLAIM", "DENY", "DISPATCH", "HOLD", "LAND", "RELEASE", "RECLAIM", "IDLE"]);
 
 interface Seen {
   line: number;

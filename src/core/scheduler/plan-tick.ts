@@ -118,7 +118,8 @@ export function planTick(facts: TickFacts): TickPlan {
   const screen: number[] = [];
   const grantedKeys: string[] = [];
   for (const d of decisions) {
-    if (d.kind === "idle") continue;
+    // No budget is handed to the step here yet: it never holds, refuses or pauses for money.
+    if (d.kind === "idle" || d.kind === "paused" || d.kind === "hold" || d.kind === "refuse") continue;
     const item = byN.get(Number(d.id));
     const r = item === undefined ? undefined : current.get(item.n);
     if (item === undefined || r === undefined) {
@@ -128,7 +129,7 @@ export function planTick(facts: TickFacts): TickPlan {
     applyDecision(d, item, r);
   }
 
-  function applyDecision(d: Exclude<Decision, { kind: "idle" }>, item: ItemFacts, r: ClaimRecord): void {
+  function applyDecision(d: Exclude<Decision, { kind: "idle" | "paused" | "hold" | "refuse" }>, item: ItemFacts, r: ClaimRecord): void {
     switch (d.kind) {
       case "land":
       case "settle-to-human": {

@@ -1,5 +1,5 @@
 /** The budget a run ran out of. */
-export type BudgetLimit = "steps" | "tokens" | "wall_clock" | "tool_errors";
+export type BudgetLimit = "steps" | "tokens" | "wall_clock" | "tool_errors" | "usd";
 
 /** How a failed run is classified: retried, refused for good, or handed to a human. */
 export type FailureClass = "retry" | "refuse" | "unclassified";
@@ -15,7 +15,7 @@ export type Stop =
   | { readonly kind: "failed"; readonly failure: FailureClass; readonly reason: string };
 
 export const STOP_KINDS = ["done", "out_of_budget", "blocked", "failed"] as const;
-export const BUDGET_LIMITS = ["steps", "tokens", "wall_clock", "tool_errors"] as const;
+export const BUDGET_LIMITS = ["steps", "tokens", "wall_clock", "tool_errors", "usd"] as const;
 export const FAILURE_CLASSES = ["retry", "refuse", "unclassified"] as const;
 
 export const done = (reason?: string): Stop => (reason === undefined ? { kind: "done" } : { kind: "done", reason });

@@ -66,7 +66,7 @@ describe("a drain that says what happened", () => {
     const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const journal = (await readFile(join(dir, ".bosun/journal.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.slice(0, -1)).toEqual(journal);
-    expect(lines.at(-1)).toEqual({ summary: { ran: 2, ok: 1, failed: [{ item: "bad", summary: "failed/refuse: token *** rejected", log: ".bosun/runs/bad.e1/output.log" }], needs_human: [], blocked: [], not_claimed: [], already_done: [], invalid: [], journal: ".bosun/journal.jsonl" } });
+    expect(lines.at(-1)).toEqual({ summary: { ran: 2, ok: 1, failed: [{ item: "bad", summary: "failed/refuse: token *** rejected", log: ".bosun/runs/bad.e1/output.log" }], needs_human: [], blocked: [], not_claimed: [], held_by_budget: [], already_done: [], invalid: [], journal: ".bosun/journal.jsonl" } });
     expect(run.stdout).not.toContain(secret);
     expect(run.stderr).toContain("[good] out of good");
   });

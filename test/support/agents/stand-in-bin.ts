@@ -12,6 +12,8 @@ export interface Scenario {
   readonly sleepMs?: number;
   /** Text the stand-in writes to stderr before it ends (e.g. a secret it should never have shown). */
   readonly stderr?: string;
+  /** What the run costs in US dollars, where the tool reports money (claude's total_cost_usd). */
+  readonly usd?: number;
 }
 
 /** One recorded start of a stand-in: its arguments, environment, working folder and prompt. */

@@ -40,7 +40,7 @@ export function standIn(tool, format) {
   if (scenario.stderr !== undefined) process.stderr.write(scenario.stderr);
   process.stderr.write(`${tool} stand-in: scenario ${scenario.outcome ?? "done"}\n`);
   const finish = () => {
-    process.stdout.write(format.output(scenario.outcome ?? "done", args));
+    process.stdout.write(format.output(scenario.outcome ?? "done", args, scenario));
     process.exitCode = scenario.exit ?? (scenario.outcome === undefined || scenario.outcome === "done" ? 0 : 1);
   };
   if (scenario.sleepMs !== undefined) setTimeout(finish, scenario.sleepMs);

@@ -19,7 +19,13 @@ const short = (d: Decision): string => {
     case "settle-to-human":
       return `human ${d.id}`;
     case "claim":
-      return `claim ${d.id}/${d.pool}`;
+      return `claim ${d.id}/${d.pool}${d.reserve === undefined ? "" : ` $${d.reserve / 1e6}`}`;
+    case "hold":
+      return `hold ${d.id} ${d.hold.cap}`;
+    case "refuse":
+      return `refuse ${d.id}`;
+    case "paused":
+      return `paused${d.hold === undefined ? "" : ` ${d.hold.cap}`}`;
     case "dispatch":
       return `dispatch ${d.id}`;
     case "advance":

@@ -25,7 +25,7 @@ describe("fleet metrics on the hand-made journal, November", () => {
   it("skips the malformed lines and names them by number", () => {
     expect(problems.map((p) => p.line)).toEqual([21, 22, 23]);
     expect(problems[0]?.reason).toBe("not JSON");
-    expect(problems[1]?.reason).toBe("event: must be one of CLAIM, DENY, DISPATCH, LAND, RELEASE, RECLAIM, IDLE, GATE");
+    expect(problems[1]?.reason).toBe("event: must be one of CLAIM, DENY, DISPATCH, HOLD, LAND, RELEASE, RECLAIM, IDLE, GATE");
     expect(problems[2]?.reason).toBe("v: must be 1 (the only journal version this reads)");
   });
 
@@ -52,6 +52,7 @@ describe("fleet metrics on the hand-made journal, November", () => {
         tokens: { count: 1, share: 1 / 11 },
         wall_clock: { count: 0, share: 0 },
         tool_errors: { count: 0, share: 0 },
+        usd: { count: 0, share: 0 },
         unspecified: { count: 1, share: 1 / 11 },
       },
     });

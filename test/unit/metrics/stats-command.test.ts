@@ -46,7 +46,7 @@ describe("bosun stats", () => {
     expect(report.problems.map((p) => p.line)).toEqual([21, 22, 23]);
     expect(stderr.split("\n").filter(Boolean)).toEqual([
       "journal.jsonl:21: skipped: not JSON",
-      "journal.jsonl:22: skipped: event: must be one of CLAIM, DENY, DISPATCH, LAND, RELEASE, RECLAIM, IDLE, GATE",
+      "journal.jsonl:22: skipped: event: must be one of CLAIM, DENY, DISPATCH, HOLD, LAND, RELEASE, RECLAIM, IDLE, GATE",
       "journal.jsonl:23: skipped: v: must be 1 (the only journal version this reads)",
     ]);
   });
