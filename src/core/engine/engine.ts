@@ -19,11 +19,10 @@ import { ItemBook } from "./item-book.js";
 import { LazyAbort } from "./lazy-abort.js";
 import { renewDue } from "./renew-due.js";
 import type { WorkItem } from "./work-item.js";
-import type { BudgetHold, CapRoom } from "../budget/cap-room.js";
-import { ClassCosts } from "../budget/class-costs.js";
-import { formatUsd, fromMicros, toMicros } from "../budget/budget-cap.js";
+import type { BudgetHold } from "../budget/cap-room.js";
+import { fromMicros } from "../budget/budget-cap.js";
 import { taskClassOf } from "../metrics/task-class.js";
-import type { StepBudget } from "./decide-step.js";
+import { EnginePurse, holdSummary } from "./engine-purse.js";
 
 type Completion = { readonly id: string; readonly result: RunResult };
 
@@ -51,19 +50,8 @@ export class Engine<P> {
   private readonly durations = new ClassDurations();
   /** Whether the policy reads `durations`. */
   private readonly usesDurations: boolean;
-  /** What each money cap has used, as the ledger last said (DESIGN.md, "Budgets"). */
-  private rooms: readonly CapRoom[] = [];
-  /** Reported costs per task class: what an item with no figure of its own reserves (p90). */
-  private readonly costs = new ClassCosts();
-  /** The money rules the step reads beside the rooms; undefined without a budget. */
-  private readonly moneyRules: Omit<StepBudget, "rooms"> | undefined;
-  /**
-   * Set while the best ready item does not fit under a cap: nothing is claimed until the rooms
-   * change (a run lands, another drain settles, a window rolls over). Items stay in the queue.
-   */
-  private paused: BudgetHold | undefined;
-  /** Items whose hold was journalled in this drain: once each. */
-  private readonly holdsJournalled = new Set<string>();
+  /** Money: the caps' rooms, reported costs, the budget pause (engine-purse.ts). */
+  private readonly purse: EnginePurse;
 
   constructor(
     private readonly loop: EngineLoop<P>,
@@ -76,8 +64,7 @@ export class Engine<P> {
     this.book = new ItemBook(options.policy.withEstimates?.(this.durations) ?? options.policy, clock.now());
     this.emit = journalEmitter(journal, clock);
     this.step = { maxAttempts: options.maxAttempts, backoffMs: options.backoffMs, poolSize: () => options.pool, pools: [LOCAL_POOL] };
-    const budget = options.budget;
-    this.moneyRules = budget === undefined ? undefined : { itemCap: () => budget.itemCap, p90: (taskClass: string) => this.costs.p90(taskClass) };
+    this.purse = new EnginePurse(options.budget, clock, this.emit);
   }
 
   /**
@@ -93,7 +80,7 @@ export class Engine<P> {
 
   /** Runs until idle (or stopped) and returns where every item ended up. */
   async run(): Promise<IdleSummary> {
-    if (this.options.budget !== undefined) this.rooms = await this.options.budget.ledger.rooms(this.clock.now());
+    await this.purse.refresh(this.clock.now());
     await this.readQueue();
     for (;;) {
       await this.fill();
@@ -111,7 +98,7 @@ export class Engine<P> {
       }
       // Nothing in flight here: look at the world before calling it idle.
       const wait = await this.lookAround();
-      if (this.inflight.size > 0 || (this.book.ready.size > 0 && this.paused === undefined)) continue;
+      if (this.inflight.size > 0 || (this.book.ready.size > 0 && this.purse.paused === undefined)) continue;
       if (wait === undefined) break;
       await this.clock.sleep(wait);
     }
@@ -120,21 +107,18 @@ export class Engine<P> {
 
   private async readQueue(): Promise<void> {
     const items = await this.loop.selectQueue(this.clock.now());
-    const past = this.options.budget?.pastCosts;
-    if (past !== undefined) {
-      // Earlier runs' costs count for the p90 of their class once, when their item is first seen.
-      for (const item of items) if (this.book.get(item.id) === undefined) for (const micros of past.get(item.id) ?? []) this.costs.observe(item.claimKey, micros);
-    }
+    for (const item of items) if (this.book.get(item.id) === undefined) this.purse.observePast(item.id, item.claimKey);
     this.book.add(items);
   }
 
   /** Claims and dispatches ready items until the pool is full or nothing is ready: the step decides which. */
   private async fill(): Promise<void> {
-    while (this.stopping === undefined && this.paused === undefined) {
+    while (this.stopping === undefined && this.purse.paused === undefined) {
       const now = this.clock.now();
       this.busy.set(LOCAL_POOL, this.inflight.size);
       this.taken.clear();
-      const decisions = decideStep({ now, held: NONE, busy: this.busy, ready: this.readyFeed(now), ...(this.moneyRules === undefined ? {} : { budget: { ...this.moneyRules, rooms: this.rooms } }) }, this.step);
+      const budget = this.purse.facts();
+      const decisions = decideStep({ now, held: NONE, busy: this.busy, ready: this.readyFeed(now), ...(budget === undefined ? {} : { budget }) }, this.step);
       let claims = 0;
       let started = 0;
       for (const d of decisions) {
@@ -161,7 +145,7 @@ export class Engine<P> {
       const item = this.book.ready.pop(now);
       if (item === undefined) return;
       this.taken.set(item.id, item);
-      if (this.moneyRules === undefined) yield { id: item.id, pool: LOCAL_POOL };
+      if (!this.purse.watched) yield { id: item.id, pool: LOCAL_POOL };
       else yield { id: item.id, pool: LOCAL_POOL, taskClass: taskClassOf({ claim_key: item.claimKey }), ...(item.usd === undefined ? {} : { usd: item.usd }) };
     }
   }
@@ -170,35 +154,28 @@ export class Engine<P> {
   private async claimAndStart(item: WorkItem<P>, now: number, reserve?: number): Promise<boolean> {
     // Reserve first, atomically with every other drain on the ledger, then claim: a claim that
     // has to wait for money would spend an attempt for nothing.
-    let ticket: string | undefined;
-    const ledger = this.options.budget?.ledger;
-    if (reserve !== undefined && ledger !== undefined) {
-      let reserved;
-      try {
-        reserved = await ledger.reserve({ item: item.id, pool: LOCAL_POOL, micros: reserve }, now);
-      } catch {
-        // The ledger could not answer: never dispatch on an unknown budget; look again after a poll.
-        this.book.backoff.set(item.id, now + this.options.pollMs);
-        return false;
-      }
-      this.rooms = reserved.rooms;
-      if (!reserved.ok) {
-        this.holdForBudget(item, reserved.hold);
-        return false;
-      }
-      ticket = reserved.ticket;
+    const reserved = await this.purse.reserve(item.id, LOCAL_POOL, reserve, now);
+    if (reserved?.kind === "unknown") {
+      // The ledger could not answer: never dispatch on an unknown budget; look again after a poll.
+      this.book.backoff.set(item.id, now + this.options.pollMs);
+      return false;
     }
+    if (reserved?.kind === "held") {
+      this.holdForBudget(item, reserved.hold);
+      return false;
+    }
+    const ticket = reserved?.ticket;
     let claim;
     try {
       claim = await this.claims.claim(item.claimKey, this.options.holder, this.options.leaseMs, now);
     } catch {
       // The store could not answer: try the item again after a poll, never assume either way.
-      await this.giveBack(ticket);
+      await this.purse.giveBack(ticket);
       this.book.backoff.set(item.id, now + this.options.pollMs);
       return false;
     }
     if (!claim.granted) {
-      await this.giveBack(ticket);
+      await this.purse.giveBack(ticket);
       this.emit({ event: "DENY", item: item.id, holder: this.options.holder, reason: claim.reason, detail: claim.detail });
       await this.onDenied(item, claim.reason, claim.detail);
       return false;
@@ -208,14 +185,14 @@ export class Engine<P> {
     const next = decideGrant(item.id, token.epoch, this.step);
     // Leases that ran out count as attempts too: a worker that keeps dying goes to a human.
     if (next.kind === "settle-to-human") {
-      await this.giveBack(ticket);
+      await this.purse.giveBack(ticket);
       await this.settle(item, token, { stop: next.landing.stop }, next.landing);
       return false;
     }
     // The queue was read a while ago: an item withdrawn since is landed refused, never dispatched.
     const gone = await this.loop.withdrawn?.(item);
     if (gone !== undefined) {
-      await this.giveBack(ticket);
+      await this.purse.giveBack(ticket);
       const stop = failed("refuse", gone);
       await this.settle(item, token, { stop }, landingFor(stop, token.epoch, now, this.step));
       return false;
@@ -224,44 +201,14 @@ export class Engine<P> {
     return true;
   }
 
-  /** Gives a reservation back whole: nothing ran under it. */
-  private async giveBack(ticket: string | undefined): Promise<void> {
-    const ledger = this.options.budget?.ledger;
-    if (ticket === undefined || ledger === undefined) return;
-    try {
-      this.rooms = await ledger.cancel(ticket, this.clock.now());
-    } catch {
-      // Kept as spent: the ledger errs on the side of the cap.
-    }
-  }
-
   /**
    * The best item does not fit under a cap: it stays queued (back in the ready queue), nothing is
    * claimed until the rooms change, and its hold is journalled once, naming the cap.
    */
   private holdForBudget(item: WorkItem<P>, hold: BudgetHold): void {
     this.book.ready.push(item);
-    this.paused = hold;
-    if (this.holdsJournalled.has(item.id)) return;
-    this.holdsJournalled.add(item.id);
-    this.emit(holdEvent(item.id, hold));
-  }
-
-  /** Settles a finished run's reservation with what it reported (none: the reservation stays spent). */
-  private async settleSpend(flight: Flight<P>, result: RunResult): Promise<void> {
-    const usd = result.cost?.usd;
-    const reported = usd === undefined || !Number.isFinite(usd) || usd < 0 ? undefined : toMicros(usd);
-    if (reported !== undefined && this.moneyRules !== undefined) this.costs.observe(flight.item.claimKey, reported);
-    const ledger = this.options.budget?.ledger;
-    if (flight.ticket !== undefined && ledger !== undefined) {
-      try {
-        this.rooms = await ledger.settle(flight.ticket, reported, this.clock.now());
-      } catch {
-        // Not settled: its reservation keeps counting as spent, which errs on the side of the cap.
-      }
-    }
-    // What a cap has left may have moved: the held item is looked at again.
-    this.paused = undefined;
+    this.purse.paused = hold;
+    this.purse.journalHold(item.id, hold);
   }
 
   private start(item: WorkItem<P>, token: ClaimToken, now: number, reservation?: { ticket: string; micros: number }): void {
@@ -287,7 +234,7 @@ export class Engine<P> {
       const flight = this.inflight.get(id);
       if (flight === undefined) continue;
       this.inflight.delete(id);
-      await this.settleSpend(flight, result);
+      await this.purse.settle(flight.item.claimKey, flight.ticket, result);
       const now = this.clock.now();
       if (this.stopping !== undefined) {
         // Interrupted, not failed: the item goes back to the queue at once, with its evidence.
@@ -362,20 +309,19 @@ export class Engine<P> {
       const at = await this.recheck(id, now);
       if (at !== undefined) next = Math.min(next, at);
     }
-    if (this.book.ready.size > 0 && this.paused !== undefined) {
+    if (this.book.ready.size > 0 && this.purse.paused !== undefined) {
       // Held by budget: look once more with what the ledger says now (another drain settled, a
       // window rolled over, new work arrived); the step holds the best item again or claims.
-      const ledger = this.options.budget?.ledger;
-      if (ledger !== undefined) this.rooms = await ledger.rooms(now);
-      this.paused = undefined;
+      await this.purse.refresh(now);
+      this.purse.paused = undefined;
       await this.fill();
       if (this.inflight.size > 0 || this.completions.length > 0) return 0;
     }
-    if (this.book.ready.size > 0 && this.paused === undefined) return 0;
+    if (this.book.ready.size > 0 && this.purse.paused === undefined) return 0;
     // Idle is the step's verdict: nothing in flight here, nothing ready, nothing waited on; or
     // paused, when what is left waits only for money.
     const waiting = this.book.elsewhere.size + this.book.backoff.size;
-    const heldByBudget = this.paused === undefined ? 0 : this.book.ready.size;
+    const heldByBudget = this.purse.paused === undefined ? 0 : this.book.ready.size;
     const verdict = decideStep({ now, held: NONE, ready: [], waiting, heldByBudget }, this.step);
     if (verdict.some((d) => d.kind === "idle" || d.kind === "paused")) return undefined;
     return Math.max(1, Math.min(this.options.pollMs, next - now));
@@ -398,15 +344,9 @@ export class Engine<P> {
   }
 
   private async idle(): Promise<IdleSummary> {
-    const hold = this.paused;
-    if (hold !== undefined) {
-      // Paused by the budget: what is still queued stays queued, each item held and journalled.
-      for (const id of this.book.holdReady(this.clock.now(), holdSummary(hold))) {
-        if (this.holdsJournalled.has(id)) continue;
-        this.holdsJournalled.add(id);
-        this.emit(holdEvent(id, hold));
-      }
-    }
+    const hold = this.purse.paused;
+    // Paused by the budget: what is still queued stays queued, each item held and journalled.
+    if (hold !== undefined) for (const id of this.book.holdReady(this.clock.now(), holdSummary(hold))) this.purse.journalHold(id, hold);
     const items = this.book.close();
     const summary: IdleSummary = { holder: this.options.holder, items, dispatched: this.dispatched };
     this.emit({ event: "IDLE", holder: this.options.holder, summary: idleSummaryText(items) });
@@ -414,16 +354,3 @@ export class Engine<P> {
     return summary;
   }
 }
-
-
-/** What a hold says to people: the cap, what the item would reserve, what is left, and when it resets. */
-export function holdSummary(hold: BudgetHold): string {
-  return `held by budget: ${hold.cap} has ${formatUsd(hold.left)} left of its ${hold.window === "day" ? "UTC day" : "week"}, the item reserves ${formatUsd(hold.reserve)}; resets ${isoTime(hold.resetsAt)}`;
-}
-
-function holdEvent(item: string, hold: BudgetHold): UnstampedEvent {
-  return { event: "HOLD", item, reason: "budget", detail: holdSummary(hold), cap: hold.cap, reserve_usd: fromMicros(hold.reserve), left_usd: fromMicros(hold.left), resets: isoTime(hold.resetsAt) };
-}
-
-/** A time as ISO 8601 (the value is given: no clock is read). */
-const isoTime = (ms: number): string => new Date(ms).toISOString();
