@@ -14,9 +14,9 @@ it("a run id this process kept from an earlier life of the item and epoch is not
 
 it("the runs titled for an item give its highest epoch and whether one is still going; other items' runs and other names do not count", () => {
   const runs = [run(1, "bosun #3 epoch 1", GRANT, "completed"), run(2, "bosun #3 epoch 4", GRANT), run(3, "bosun #30 epoch 9", GRANT), run(4, "bosun", GRANT)];
-  expect(runsOfItem(runs, 3)).toEqual({ maxEpoch: 4, live: true });
-  expect(runsOfItem(runs.slice(0, 1), 3)).toEqual({ maxEpoch: 1, live: false });
-  expect(runsOfItem(runs, 5)).toEqual({ maxEpoch: 0, live: false });
+  expect(runsOfItem(runs, 3, "bosun[bot]")).toEqual({ maxEpoch: 4, live: true });
+  expect(runsOfItem(runs.slice(0, 1), 3, "bosun[bot]")).toEqual({ maxEpoch: 1, live: false });
+  expect(runsOfItem(runs, 5, "bosun[bot]")).toEqual({ maxEpoch: 0, live: false });
 });
 
 it("a run someone else started (anyone with write can dispatch the workflow, with any run name) never speaks for an item", () => {
@@ -24,4 +24,8 @@ it("a run someone else started (anyone with write can dispatch the workflow, wit
   expect(runOf([forged], 3, 1, undefined, GRANT, "bosun[bot]")).toBeUndefined();
   const ours = run(10, "bosun #3 epoch 1", GRANT + 2000, "completed", "bosun[bot]");
   expect(runOf([forged, ours], 3, 1, undefined, GRANT, "bosun[bot]")).toBe(ours);
+  // Nor holds a queued item back, or pushes its epochs up: a forged live run titled epoch 999999999.
+  const squatter = run(11, "bosun #3 epoch 999999999", GRANT + 3000, "in_progress", "agent");
+  expect(runsOfItem([squatter], 3, "bosun[bot]")).toEqual({ maxEpoch: 0, live: false });
+  expect(runsOfItem([squatter, ours], 3, "bosun[bot]")).toEqual({ maxEpoch: 1, live: false });
 });

@@ -124,7 +124,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     if (labelled && (r === undefined || r.state === "approved" || r.state === "released")) {
       if (r === undefined) facts.floor = await store.floorOf(`${prefix}${n}`);
       if (r === undefined || anyWorkflow) {
-        const named = runsOfItem(await needRuns(), n);
+        const named = runsOfItem(await needRuns(), n, input.botLogin);
         facts.floor = Math.max(facts.floor, named.maxEpoch);
         if (named.live) facts.runLive = true;
       }

@@ -22,11 +22,17 @@ export function runOf(runs: readonly RunView[], n: number, epoch: number, knownI
   return runs.find((run) => (knownId !== undefined ? run.id === knownId : run.displayTitle === runTitle(String(n), epoch)) && since(run) && ours(run));
 }
 
-/** What the runs say of an item no record covers: the highest epoch a run was titled with, and whether one still runs. */
-export function runsOfItem(runs: readonly RunView[], n: number): { maxEpoch: number; live: boolean } {
+/**
+ * What the App's runs say of an item no held record covers: the highest epoch one was titled with,
+ * and whether one still runs. Only runs the App started: a run anyone with write access started,
+ * titled `bosun #<n> epoch <huge>`, would otherwise keep the item from ever being granted.
+ */
+export function runsOfItem(runs: readonly RunView[], n: number, botLogin: string): { maxEpoch: number; live: boolean } {
+  const bot = normalizeLogin(botLogin);
   let maxEpoch = 0;
   let live = false;
   for (const r of runs) {
+    if (normalizeLogin(r.actor) !== bot) continue;
     const epoch = epochOfRunTitle(r.displayTitle, String(n));
     if (epoch === undefined) continue;
     maxEpoch = Math.max(maxEpoch, epoch);
