@@ -248,7 +248,22 @@ export class Engine<P> {
       if (this.usesDurations && this.durations.publishDue(now, REORDER_EVERY_MS)) this.book.ready.reorder(now);
       const worker: HeldClaim["worker"] = result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
       const landing = decideHeld(heldClaim(flight, this.options.leaseMs, worker), now, this.step);
-      if (landing?.kind === "land") await this.settle(flight.item, flight.token, result, landing.landing);
+      if (landing?.kind !== "land") continue;
+      // The lease lapsed while the worker lived (this drain was paused or starved past a renewal):
+      // nobody took it, so it is renewed before the land, as the GitHub tick revives one. A
+      // claim someone else took by then fails the renewal and the land is refused, fenced.
+      const token = landing.revive ? await this.revive(flight.token, now) : flight.token;
+      await this.settle(flight.item, token, result, landing.landing);
+    }
+  }
+
+  /** Renews a lapsed claim this engine still holds; the token unchanged when the store refuses (the land is then fenced). */
+  private async revive(token: ClaimToken, now: number): Promise<ClaimToken> {
+    try {
+      const renewed = await this.claims.renew(token, this.options.leaseMs, now);
+      return renewed.ok ? renewed.token : token;
+    } catch {
+      return token;
     }
   }
 

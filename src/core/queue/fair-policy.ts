@@ -45,7 +45,7 @@ export function fairPolicy(estimates: DurationEstimates = UNKNOWN): QueuePolicy 
 /**
  * The live queue's `fair`. Without estimates every item counts one hour (the order is then the
  * band head start + arrival order); the local engine binds it to the running mean duration of each
- * task class it has seen run (`withEstimates`, src/core/engine/class-durations.ts). The GitHub
- * scheduler does not measure durations yet, so there it stays the one-hour order.
+ * task class it has seen run (`withEstimates`, src/core/engine/class-durations.ts), and the GitHub
+ * tick to the lengths its claim records show (grant to landing): one order on both faces.
  */
 export const fair: QueuePolicy = fairPolicy();
