@@ -97,8 +97,6 @@ export interface StepState {
   readonly busy?: ReadonlyMap<string, number>;
   /** Ready items, best first by the queue policy; read only as far as free slots reach. */
   readonly ready: Iterable<ReadyItem>;
-  /** Claims just granted: each is dispatched, or goes to a human past its attempts. */
-  readonly granted?: ReadonlyArray<{ readonly id: string; readonly epoch: number }>;
   /** Items neither ready, nor final, nor in flight (a backoff, a claim elsewhere): not idle while any. */
   readonly waiting?: number;
   /** Items in review or merged and waiting for their deployment: not idle while any. */
@@ -246,7 +244,6 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
   };
   // Items this step sends back to the queue (a retry, a reclaim): not idle while they wait.
   let requeued = 0;
-  let dispatching = 0;
   for (const claim of state.held) {
     const decision = decideHeld(claim, now, options);
     if (decision !== undefined) decisions.push(decision);
@@ -261,11 +258,6 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     if (decision !== undefined) decisions.push(decision);
     // Still in review (or merged, waiting) after this step, or back in the queue: not idle.
     if (decision === undefined || (decision.kind === "advance" && (decision.to === "merged" || decision.landing.mode.kind === "retry"))) reviewing++;
-  }
-  for (const g of state.granted ?? []) {
-    const decision = decideGrant(g.id, g.epoch, options);
-    if (decision.kind === "dispatch") dispatching++;
-    decisions.push(decision);
   }
   const full = new Set<string>();
   let readyLeft = false;
@@ -321,7 +313,7 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
     if (free === 1) full.add(item.pool);
   }
   // `inFlight` already counts this step's claims.
-  let flying = dispatching;
+  let flying = 0;
   for (const n of inFlight.values()) flying += n;
   // Every pool full with nothing in flight means pools of size 0: whether anything waits for them
   // decides idle. (Reading one more item is harmless then: no pool could take it.)

@@ -47,8 +47,6 @@ describe("decideStep", () => {
     { name: "a live run whose lease lapsed keeps its claim: revived, never reclaimed", state: { held: [held({ leaseUntil: NOW - 5000, worker: { kind: "live" } })] }, out: ["renew x revive"] },
     { name: "a lapsed lease with no sign of its worker is reclaimed (an attempt spent)", state: { held: [held({ leaseUntil: NOW, epoch: 2 })] }, out: ["reclaim x"] },
     { name: "a lapsed lease on the last attempt goes to a human instead", state: { held: [held({ leaseUntil: NOW, epoch: 3 })] }, out: ["human x", "idle"] },
-    { name: "a grant within the attempts is dispatched", state: { granted: [{ id: "y", epoch: 3 }] }, out: ["dispatch y"] },
-    { name: "a grant past the attempts is never dispatched", state: { granted: [{ id: "y", epoch: 4 }] }, out: ["human y", "idle"] },
     { name: "ready items fill their pool best first, counted with the work recorded in it", state: { held: [held({ pool: "a", worker: { kind: "live" }, leaseUntil: NOW + LEASE })], ready: [{ id: "1", pool: "a" }, { id: "2", pool: "a" }, { id: "3", pool: "b" }, { id: "4", pool: "b" }] }, out: ["claim 1/a", "claim 3/b"] },
     { name: "work elsewhere counts against its pool", state: { busy: new Map([["b", 1]]), ready: [{ id: "3", pool: "b" }] }, out: [] },
     { name: "a reclaim frees its slot in the same step", state: { held: [held({ pool: "b", leaseUntil: NOW })], ready: [{ id: "3", pool: "b" }] }, out: ["reclaim x", "claim 3/b"] },
