@@ -3,7 +3,7 @@ import type { BriefSource } from "./parse-brief.js";
 import { MAX_BRIEF_BYTES, parseBriefObject, parseBriefYaml } from "./parse-brief.js";
 import { groupDigits, utf8Length } from "../util/utf8-length.js";
 
-type Shape = "text" | "list" | "number" | "code";
+type Shape = "text" | "list" | "number" | "dollars" | "code";
 
 /** Issue form section headings (`### Goal`) and the brief field each fills. */
 export const ISSUE_SECTIONS: Readonly<Record<string, { readonly field: readonly string[]; readonly shape: Shape }>> = {
@@ -20,6 +20,7 @@ export const ISSUE_SECTIONS: Readonly<Record<string, { readonly field: readonly 
   "step budget": { field: ["budget", "steps"], shape: "number" },
   "token budget": { field: ["budget", "tokens"], shape: "number" },
   "tool error budget": { field: ["budget", "tool_errors"], shape: "number" },
+  "money budget": { field: ["budget", "usd"], shape: "dollars" },
   "priority": { field: ["priority"], shape: "text" },
   "due": { field: ["due"], shape: "text" },
   "pool": { field: ["pool"], shape: "text" },
@@ -122,6 +123,12 @@ function readValue(raw: string, shape: Shape): unknown {
       return unfence(trimmed);
     case "number":
       return /^\d+$/.test(trimmed.replace(/[,_\s]/g, "")) ? Number(trimmed.replace(/[,_\s]/g, "")) : trimmed;
+    case "dollars": {
+      // "$2.50", "2.50 USD" and "2.5" are one amount; anything else goes to the schema as written,
+      // which names the field and what it wants.
+      const amount = trimmed.replace(/^\$\s*/, "").replace(/\s*(?:usd|us\$|dollars?)$/i, "").replace(/[,_\s]/g, "");
+      return /^\d+(?:\.\d+)?$/.test(amount) ? Number(amount) : trimmed;
+    }
     case "list":
       return unfence(trimmed)
         .split("\n")

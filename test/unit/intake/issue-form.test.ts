@@ -39,6 +39,17 @@ describe("the brief issue form", () => {
     expect(result).toMatchObject({ ok: true, brief: { id: "9", goal: "Do it", constraints: { paths: ["src/**", "test/**"] }, acceptance: { command: "npm test", timeout: 600 }, size_cap: 300, priority: 1, pool: "default" } });
   });
 
+  test("the money budget reads as dollars, with or without a sign or unit, and a wrong one names its section", () => {
+    const base = { Goal: "x", "Allowed paths": "a/**", "Acceptance command": "true", "Size cap": "1" };
+    for (const written of ["2.50", "$2.50", "2.5 USD", "$ 2.50"]) {
+      const result = parseIssueBody(render({ ...base, "Money budget": written }), { name: "i", defaultId: "1" });
+      expect(result.ok && result.brief.budget.usd).toBe(2.5);
+    }
+    const wrong = parseIssueBody(render({ ...base, "Money budget": "a few dollars" }), { name: "i", defaultId: "1" });
+    expect(wrong.ok).toBe(false);
+    expect(!wrong.ok && wrong.problems.map((p) => p.field)).toEqual(["Money budget (budget.usd)"]);
+  });
+
   test("every priority option parses", () => {
     const options = fields.find((f) => f.attributes.label === "Priority")?.attributes.options ?? [];
     expect(options).toHaveLength(5);
