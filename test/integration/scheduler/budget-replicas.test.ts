@@ -16,7 +16,7 @@ import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.j
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import type { ManualClock } from "../../../src/adapters/memory/manual-clock.js";
 import { schedulerDashboardState } from "../../../src/app/dashboard/scheduler-dashboard-state.js";
-import { countedMicros } from "../../../src/core/budget/claim-spend.js";
+import { countedMicros, SPEND_KEPT_MS } from "../../../src/core/budget/claim-spend.js";
 import { parseClaimMessage, type ClaimRecord } from "../../../src/core/claims/claim-record.js";
 import type { BosunConfig } from "../../../src/core/config/bosun-config.js";
 import { parseConfig } from "../../../src/core/config/parse-config.js";
@@ -209,5 +209,27 @@ describe("a fleet budget across two replicas on the fake GitHub", () => {
     expect(runsOf(fx, [...early, ...urgent]).map((r) => r.n).sort()).toEqual([...urgent].sort());
     expect(usedToday(fx)).toBe(1 * M);
     for (const n of early) expect(reasonIn(late.view, n)).toMatch(/held by budget/);
+  }, 60_000);
+
+  it("a settled claim ref whose spend a window may still count is not cleaned up: its marks are the only record of that spend", async () => {
+    f = await schedulerFixture(configText(1));
+    const fx = f;
+    const n = await fx.queue("spent");
+    const a = appReplica(fx, "a");
+    fx.fake.setFile(REPO, "main", ".github/bosun.yml", configText(1));
+    await a.tick();
+    fx.fake.completeWorkflowRun(REPO, fx.runsOf(n)[0]?.id ?? 0, "failure");
+    await a.tick();
+    const ref = `refs/bosun/claims/${n}`;
+    const r = records(fx).get(n);
+    expect(r).toMatchObject({ state: "settled", spend: [{ reserveMicros: 0.5 * M }] });
+    const store = a.ticker.store(await a.config());
+    const sha = fx.fake.repo(REPO).refs.get(ref) ?? "";
+    // Settled a moment ago, reserved today: a cleanup of everything settled until a minute from now leaves it.
+    expect(await store.forget(ref, sha, fx.clock.now() + 60_000)).toBe(false);
+    expect(fx.fake.repo(REPO).refs.get(ref)).toBe(sha);
+    // Past every window a cap covers, it goes (to its epoch floor, as before).
+    expect(await store.forget(ref, sha, (r?.spend?.[0]?.at ?? 0) + SPEND_KEPT_MS + 1)).toBe(true);
+    expect(fx.fake.repo(REPO).refs.get(ref)).toBeUndefined();
   }, 60_000);
 });
