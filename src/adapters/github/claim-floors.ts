@@ -1,3 +1,4 @@
+import { SPEND_KEPT_MS } from "../../core/budget/claim-spend.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
 import { renderClaimMessage } from "../../core/claims/claim-record.js";
 import { ClaimRefView } from "./claim-ref-view.js";
@@ -37,6 +38,8 @@ export class ClaimFloors {
     if (this.forgetRefused.has(ref) || !ref.startsWith(this.prefix)) return false;
     const record = await this.view.recordAt(sha, ref);
     if (record?.state !== "settled" || record.at >= settledBefore) return false;
+    // Its spend marks are the only record of what it spent: kept until no window can count them.
+    if (record.spend?.some((m) => m.at + SPEND_KEPT_MS > settledBefore) === true) return false;
     const floorRef = this.floorRefOf(ref);
     await this.floors.list(this.reuseListingMs);
     const floorHead = (await this.floors.read(floorRef))?.sha;

@@ -51,6 +51,8 @@ export function schedulerDashboardState(input: {
     held: held.map((h) => ({ issue: h.n, title: h.title, reason: "held: tick to release it (its approved brief runs, never an edited text)" })),
     invalid: view.invalid.map((v) => ({ issue: v.n, title: v.title, problems: v.problems })),
     recentLands: input.recentLands,
+    ...(view.budget === undefined ? {} : { budget: view.budget }),
+    ...(view.paused === undefined ? {} : { paused: view.paused }),
     ...(input.events === undefined || input.events.length === 0 ? {} : { metrics: fleetMetricsSection(input.events) }),
   };
 }

@@ -41,6 +41,25 @@ export interface RecordedLanding {
   readonly run?: number;
 }
 
+/**
+ * Money one grant of the item reserved (DESIGN.md, "Budgets"), kept in the claim record so that it
+ * is written in the same batch commit as the grant and read by every replica with the claims.
+ * While the record is held at `epoch` it is a reservation; after, it is spent: the cost the run
+ * reported (`costMicros`) or, when it reported none, the reservation itself.
+ */
+export interface SpendMark {
+  /** The grant it was reserved for. */
+  readonly epoch: number;
+  /** When it was reserved (ms): the day and week it counts in. */
+  readonly at: number;
+  /** The pool the grant counted against. */
+  readonly pool: string;
+  /** Micro-dollars reserved at the grant. */
+  readonly reserveMicros: number;
+  /** Micro-dollars the run reported costing, once it landed with a cost. */
+  readonly costMicros?: number;
+}
+
 /** What a claim commit says about one item: its state after that commit. */
 export interface ClaimRecord {
   readonly key: string;
@@ -72,6 +91,8 @@ export interface ClaimRecord {
   readonly merge?: string;
   /** The latest landing, as decided when it was written. */
   readonly landing?: RecordedLanding;
+  /** Money reserved and spent by the item's grants of the last eight days, oldest first. */
+  readonly spend?: readonly SpendMark[];
 }
 
 /** A claim commit read back: one record (a single-item write) or one per ref (a batch). */
@@ -97,6 +118,14 @@ export function renderBatchMessage(writes: ReadonlyArray<{ readonly ref: string;
 
 const isFiniteNumber = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
 const optional = (x: unknown, test: (v: unknown) => boolean): boolean => x === undefined || test(x);
+const isMicros = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** A spend mark's shape: whole, non-negative micro-dollars, so that totals never drift. */
+function isSpendMark(m: unknown): boolean {
+  if (typeof m !== "object" || m === null) return false;
+  const x = m as Record<string, unknown>;
+  return Number.isSafeInteger(x["epoch"]) && isFiniteNumber(x["at"]) && typeof x["pool"] === "string" && isMicros(x["reserveMicros"]) && optional(x["costMicros"], isMicros);
+}
 
 /** The shape every record must have; anything else in a claim commit is not a record. */
 function isRecord(r: unknown): r is ClaimRecord {
@@ -120,6 +149,7 @@ function isRecord(r: unknown): r is ClaimRecord {
     optional(x["dispatchBy"], isFiniteNumber) &&
     optional(x["pull"], (v) => Number.isSafeInteger(v)) &&
     optional(x["merge"], (v) => typeof v === "string") &&
+    optional(x["spend"], (v) => Array.isArray(v) && v.every(isSpendMark)) &&
     (approval === undefined || (typeof approval === "object" && approval !== null && Number.isSafeInteger(approval["id"]) && typeof approval["by"] === "string" && isFiniteNumber(approval["at"])))
   );
 }

@@ -68,7 +68,7 @@ export function grantOver(current: ClaimRecord | undefined, key: string, holder:
   if (current?.notBefore !== undefined && current.notBefore > now) return deny("not-ready", `retry not before ${new Date(current.notBefore).toISOString()}`);
   // Epochs never go back: with no claim ref, the item starts above the floor its cleanup left.
   const base = Math.max(current?.epoch ?? 0, floor);
-  const carried = current === undefined ? {} : { ...(current.approval === undefined ? {} : { approval: current.approval }), ...(current.briefHash === undefined ? {} : { briefHash: current.briefHash }), ...(current.briefId === undefined ? {} : { briefId: current.briefId }), ...(current.snapshotId === undefined ? {} : { snapshotId: current.snapshotId }), ...(current.pull === undefined ? {} : { pull: current.pull }) };
+  const carried = current === undefined ? {} : { ...(current.approval === undefined ? {} : { approval: current.approval }), ...(current.briefHash === undefined ? {} : { briefHash: current.briefHash }), ...(current.briefId === undefined ? {} : { briefId: current.briefId }), ...(current.snapshotId === undefined ? {} : { snapshotId: current.snapshotId }), ...(current.pull === undefined ? {} : { pull: current.pull }), ...(current.spend === undefined ? {} : { spend: current.spend }) };
   const next: ClaimRecord = { key, holder, epoch: base + 1, state: "held", leaseUntil: now + leaseMs, at: now, grantedAt: now, ...carried, ...grant };
   return { next };
 }
@@ -81,13 +81,16 @@ export function grantOver(current: ClaimRecord | undefined, key: string, holder:
  * (a grant needs the issue's brief to hash to the record's) until a new approval.
  */
 export function approved(current: ClaimRecord | undefined, key: string, holder: string, now: number, approval: Approval, brief: { readonly hash: string; readonly id: string } | undefined, floor: number): ClaimRecord {
-  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "approved", leaseUntil: 0, at: now, approval, ...(brief === undefined ? {} : { briefHash: brief.hash, briefId: brief.id }) };
+  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "approved", leaseUntil: 0, at: now, approval, ...(brief === undefined ? {} : { briefHash: brief.hash, briefId: brief.id }), ...spentBy(current) };
 }
 
 /** An approval of a brief that does not validate: nothing runs until it is approved again, fixed. */
 export function invalid(current: ClaimRecord | undefined, key: string, holder: string, now: number, approval: Approval, floor: number): ClaimRecord {
-  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "invalid", leaseUntil: 0, at: now, approval };
+  return { key, holder, epoch: Math.max(current?.epoch ?? 0, floor), state: "invalid", leaseUntil: 0, at: now, approval, ...spentBy(current) };
 }
+
+/** What an item's earlier grants spent stays with it through a new approval: it counts against the caps of its windows. */
+const spentBy = (current: ClaimRecord | undefined): Pick<ClaimRecord, "spend"> => (current?.spend === undefined ? {} : { spend: current.spend });
 
 /** The approval was withdrawn, or the issue closed, before anything ran (or between attempts). */
 export function withdrawn(current: ClaimRecord, holder: string, now: number): ClaimRecord {

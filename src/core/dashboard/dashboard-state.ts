@@ -1,3 +1,4 @@
+import type { BudgetView } from "../budget/budget-view.js";
 import type { SetupSection } from "./setup-section.js";
 
 /** Everything the dashboard issue shows, as plain data; the scheduler's tick builds it, the intake too. */
@@ -29,6 +30,10 @@ export interface DashboardState {
   readonly denials?: Readonly<Record<string, number>>;
   /** Fleet metrics (stop mix, gate rejections, cost per accepted task) as `bosun stats` prints them, and what they cover. */
   readonly metrics?: { scope: string; text: string };
+  /** Spend against each cap of `budgets:` and by outcome, from the claim records (docs/budgets.md); absent when no money is watched. */
+  readonly budget?: BudgetView;
+  /** Nothing is in flight and the queue waits only for money: which cap, what is left, when it resets. */
+  readonly paused?: string;
   /** What `bosun doctor` finds wrong with the repository's setup (render-setup-section.ts); absent until first read. */
   readonly setup?: SetupSection;
 }

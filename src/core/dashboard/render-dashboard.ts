@@ -1,6 +1,7 @@
 import { actionBox } from "./dashboard-actions.js";
 import { DASHBOARD_MARKER, type DashboardState } from "./dashboard-state.js";
 import { relativeTime, shortUtc } from "./relative-time.js";
+import { renderBudgetSection } from "./render-budget-section.js";
 import { renderSetupSection } from "./render-setup-section.js";
 
 /** How many queued items each pool lists before "and N more"; the issue body is capped at 65,536. */
@@ -18,7 +19,11 @@ export function renderDashboard(state: DashboardState): string {
   const reviewing = state.review?.length ?? 0;
   const waiting = state.waiting?.length ?? 0;
   out.push(
-    state.idle ? "**Idle**: nothing is queued, in flight or in review." : `**Working**: ${queued} queued, ${flying} in flight, ${reviewing} in review${waiting === 0 ? "" : `, ${waiting} waiting`}.`,
+    state.idle
+      ? "**Idle**: nothing is queued, in flight or in review."
+      : state.paused !== undefined
+        ? `**Paused by budget**: ${queued} queued, nothing in flight: ${escape(state.paused)}.`
+        : `**Working**: ${queued} queued, ${flying} in flight, ${reviewing} in review${waiting === 0 ? "" : `, ${waiting} waiting`}.`,
     "",
     // No "updated at" line: the body must stay the same while nothing changed, so the upsert can skip it.
     `Policy: \`${escape(state.policy)}\`.`,
@@ -50,6 +55,7 @@ export function renderDashboard(state: DashboardState): string {
       out.push("");
     }
   }
+  out.push(...renderBudgetSection(state.budget));
   section(out, "In review", state.review ?? [], (r) => `- ${ref(r.issue, r.title)}: ${r.state === "merged" ? `#${r.pull} merged, waiting for a verified deployment` : `pull request #${r.pull}, bosun/gate ${escape(r.gate ?? "pending")}`}`);
   section(out, "Waiting", state.waiting ?? [], (w) => `- ${ref(w.issue, w.title)}: ${escape(w.reason)}`);
   section(out, "Needs a human", state.needsHuman, (n) => `- ${actionBox("retry", n.issue)} ${ref(n.issue, n.title)}: ${escape(n.reason)}`, "Tick an item to retry it with its approved brief.");

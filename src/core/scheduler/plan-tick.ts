@@ -4,7 +4,13 @@ import { decideStep, type Decision, type HeldClaim, type LandingDecision, type R
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
 import { problemText } from "../brief/brief.js";
+import type { BudgetHold } from "../budget/cap-room.js";
+import { toMicros } from "../budget/budget-cap.js";
+import { reserveIn } from "../budget/claim-spend.js";
+import { holdSummary } from "../engine/engine-purse.js";
+import { taskClassOf } from "../metrics/task-class.js";
 import { landHeld } from "./land-held.js";
+import { budgetReasons, tickMoney } from "./tick-money.js";
 import { mirrorLabels } from "./mirror-labels.js";
 import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
@@ -35,7 +41,7 @@ export function planTick(facts: TickFacts): TickPlan {
   const journal: UnstampedEvent[] = [];
   const clearHold = new Set<number>();
   const view: Mutable<Omit<TickView, "idle">> = { queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] };
-  const title = (item: ItemFacts): string => item.issue?.title ?? `#${item.n}`;
+  const title = (item: Pick<ItemFacts, "n" | "issue">): string => item.issue?.title ?? `#${item.n}`;
   const write = (item: ItemFacts, next: ClaimRecord, grant = false): void => {
     current.set(item.n, next);
     writes.set(item.n, { n: item.n, ref: item.ref, from: item.sha, next, grant: grant || writes.get(item.n)?.grant === true });
@@ -113,13 +119,28 @@ export function planTick(facts: TickFacts): TickPlan {
   view.queue.push(...queue.view);
   view.waiting.push(...queue.waiting);
   const candidates = new Map(queue.ready.map((c) => [String(c.n), c]));
-  const decisions = decideStep({ now, held, reviewing, ready: queue.ready.map((c) => ({ id: String(c.n), pool: c.pool })), waiting: queue.waiting.length }, rules);
+  // Money: what the caps have used, read from the marks in the records (docs/budgets.md, "On GitHub").
+  const money = tickMoney(config, facts.items.map((i) => i.record), now);
+  const ready = queue.ready.map((c) => ({ id: String(c.n), pool: c.pool, taskClass: taskClassOf({ claim_key: c.key }), ...(c.brief.budget.usd === undefined ? {} : { usd: toMicros(c.brief.budget.usd) }) }));
+  const decisions = decideStep({ now, held, reviewing, ready, waiting: queue.waiting.length, budget: money.step }, rules);
 
   const screen: number[] = [];
   const grantedKeys: string[] = [];
+  const holds = new Map<number, BudgetHold>();
+  const claimed = new Set<number>();
+  let paused: BudgetHold | undefined;
+  let unpriced = 0;
   for (const d of decisions) {
-    // No budget is handed to the step here yet: it never holds, refuses or pauses for money.
-    if (d.kind === "idle" || d.kind === "paused" || d.kind === "hold" || d.kind === "refuse") continue;
+    if (d.kind === "idle") continue;
+    // Held by budget: it stays queued, unclaimed, and the dashboard says which cap and until when.
+    if (d.kind === "hold") holds.set(Number(d.id), d.hold);
+    else if (d.kind === "paused") paused = d.hold;
+    else if (d.kind === "refuse") {
+      unpriced++;
+      view.waiting.push({ n: Number(d.id), title: title(byN.get(Number(d.id)) ?? { n: Number(d.id) }), reason: `not claimed: budget: ${d.reason}` });
+    }
+    if (d.kind === "paused" || d.kind === "hold" || d.kind === "refuse") continue;
+    if (d.kind === "claim") claimed.add(Number(d.id));
     const item = byN.get(Number(d.id));
     const r = item === undefined ? undefined : current.get(item.n);
     if (item === undefined || r === undefined) {
@@ -225,10 +246,12 @@ export function planTick(facts: TickFacts): TickPlan {
       return;
     }
     grantedKeys.push(c.key);
-    write(item, g.next, true);
-    journal.push({ event: "CLAIM", item: String(item.n), holder, epoch: g.next.epoch });
+    // The reservation is written in the grant's own record, in the same batch: as atomic as the claim.
+    const next = d.reserve === undefined ? g.next : reserveIn(g.next, d.pool, d.reserve, now);
+    write(item, next, true);
+    journal.push({ event: "CLAIM", item: String(item.n), holder, epoch: next.epoch });
     // The grant's winner also posts the snapshot and the status if the approval's winner died before it did (checked before posting).
-    effects.push({ kind: "snapshot", n: item.n, brief: c.brief, approval: g.next.approval ?? { id: 0, by: "", at: 0 }, first: false }, { kind: "status", n: item.n, record: g.next, extras: {}, create: true }, { kind: "dispatch", n: item.n, key: c.key, brief: c.brief, hash: c.hash, pool: d.pool });
+    effects.push({ kind: "snapshot", n: item.n, brief: c.brief, approval: next.approval ?? { id: 0, by: "", at: 0 }, first: false }, { kind: "status", n: item.n, record: next, extras: {}, create: true }, { kind: "dispatch", n: item.n, key: c.key, brief: c.brief, hash: c.hash, pool: d.pool, ...(d.reserve === undefined ? {} : { reserve: d.reserve }) });
   }
 
   // 3. A merge ends any item done, whatever state it was left in (a human fixed what the gate refused).
@@ -285,13 +308,16 @@ export function planTick(facts: TickFacts): TickPlan {
   // Idle is the step's verdict over the whole state, and nothing left held or in review after this
   // plan (a worker's end that this plan turned into a review is still work in flight).
   const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");
-  const idle = screen.length === 0 && !inFlight && decisions.some((d) => d.kind === "idle");
+  // An item refused for want of a figure to reserve is still approved work: not idle while any.
+  const idle = screen.length === 0 && !inFlight && unpriced === 0 && decisions.some((d) => d.kind === "idle");
   // The queue shown is what is still queued once this plan is written: a grant is in flight (or
   // went to a human past its attempts), a denial is waiting, with why — never two places at once.
   const denied = new Set(view.waiting.map((w) => w.n));
   const stillQueued = (n: number): boolean => !denied.has(n) && (current.get(n)?.state === "approved" || current.get(n)?.state === "released");
-  const shownQueue = view.queue.map((q) => ({ pool: q.pool, items: q.items.filter((i) => stillQueued(i.n)) }));
-  return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, queue: shownQueue, idle } };
+  const byBudget = budgetReasons(view.queue, holds, claimed);
+  const shownQueue = view.queue.map((q) => ({ pool: q.pool, items: q.items.filter((i) => stillQueued(i.n)).map((i) => ({ ...i, reason: byBudget.get(i.n) ?? i.reason })) }));
+  const moneyView = { ...(money.view === undefined ? {} : { budget: money.view }), ...(paused === undefined ? {} : { paused: holdSummary(paused) }) };
+  return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, queue: shownQueue, idle, ...moneyView } };
 }
 
 /** A status effect with what the tick read about the item's pull request, gate and wait. */

@@ -1,4 +1,5 @@
 import type { Brief, BriefProblem } from "../brief/brief.js";
+import type { BudgetView } from "../budget/budget-view.js";
 import type { Approval, ClaimRecord } from "../claims/claim-record.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import type { Disposition } from "../stop/stop.js";
@@ -28,8 +29,8 @@ export type PlannedEffect =
    * grant), so it posts it when there is none; `first`: the item's first approval ever, so none can be there yet.
    */
   | { readonly kind: "status"; readonly n: number; readonly record: ClaimRecord; readonly extras: StatusExtras; readonly create: boolean; readonly first?: boolean }
-  /** Hand a granted item to its pool's agent (with the token the batch minted for `key`). */
-  | { readonly kind: "dispatch"; readonly n: number; readonly key: string; readonly brief: Brief; readonly hash: string; readonly pool: string }
+  /** Hand a granted item to its pool's agent (with the token the batch minted for `key`); `reserve`: the micro-dollars its grant reserved. */
+  | { readonly kind: "dispatch"; readonly n: number; readonly key: string; readonly brief: Brief; readonly hash: string; readonly pool: string; readonly reserve?: number }
   /** The item is done and its issue still open: close it as completed. */
   | { readonly kind: "close"; readonly n: number }
   | { readonly kind: "journal"; readonly event: UnstampedEvent };
@@ -48,6 +49,10 @@ export interface TickView {
   readonly notes: ReadonlyArray<{ readonly n: number; readonly title: string; readonly note: string }>;
   /** What this tick landed or moved on. */
   readonly landed: ReadonlyArray<{ readonly n: number; readonly title: string; readonly disposition: Disposition | "review" | "merged"; readonly summary: string }>;
+  /** Spend against each cap of `budgets:`, and by outcome (docs/budgets.md); absent when no money is watched. */
+  readonly budget?: BudgetView;
+  /** Nothing is in flight and what is queued waits only for money: the cap that holds it, as people read it. */
+  readonly paused?: string;
 }
 
 /** A tick's decisions: the one batch, what follows it, the labels to mirror, and the view. */

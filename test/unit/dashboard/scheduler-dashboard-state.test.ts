@@ -58,4 +58,29 @@ describe("the scheduler's dashboard", () => {
     expect(text).toContain("- [ ] <!-- bosun:requeue=2 --> ✅ #2 Shipped: done (2026-01-01 00:00 UTC)");
     expect(text).not.toContain("\\#");
   });
+
+  it("shows each cap's spend, reservations, what is left and when it resets, and spend by what became of the runs", () => {
+    const M = 1_000_000;
+    const budget = {
+      caps: [
+        { name: "budgets.fleet.day_usd", window: "day" as const, micros: 5 * M, spent: 1.25 * M, reserved: 0.5 * M, resetsAt: T + 86_400_000 },
+        { name: "budgets.pools.default.week_usd", window: "week" as const, pool: "default", micros: 20 * M, spent: 21 * M, reserved: 0, resetsAt: T + 4 * 86_400_000 },
+      ],
+      today: { accepted: 0.75 * M, failed: 0.5 * M, open: 0.5 * M },
+      week: { accepted: 15 * M, failed: 6 * M, open: 0.5 * M },
+    };
+    const text = renderDashboard(schedulerDashboardState({ repo: "acme/app", now: T, config, problems: [], view: { ...view, budget }, recentLands: [] }));
+    expect(text).toContain("| `budgets.fleet.day_usd`: $5.00 per UTC day | $1.25 | $0.50 | $3.25 | 2026-01-02 00:00 UTC |");
+    // Past its cap (a run's reported cost overran its reservation): nothing left, never a negative figure.
+    expect(text).toContain("| `budgets.pools.default.week_usd`: $20.00 per week | $21.00 | $0.00 | $0.00 | 2026-01-05 00:00 UTC |");
+    expect(text).toContain("Spent today (UTC): $1.75 — $0.75 on accepted work, $0.50 on runs that failed, were refused or were never accepted, $0.50 on runs in flight or in review.");
+    expect(text).toContain("Spent this week (from Monday): $21.50 — $15.00 on accepted work, $6.00 on runs that failed");
+  });
+
+  it("says the fleet is paused by its budget, naming the cap, rather than working or idle", () => {
+    const paused = "held by budget: budgets.fleet.day_usd has $0.20 left of its UTC day, the item reserves $0.50; resets 2026-01-02T00:00:00.000Z";
+    const text = renderDashboard(schedulerDashboardState({ repo: "acme/app", now: T, config, problems: [], view: { ...view, inFlight: [], review: [], waiting: [], paused }, recentLands: [] }));
+    expect(text).toContain("**Paused by budget**: 1 queued, nothing in flight: held by budget: budgets.fleet.day\\_usd has $0.20 left");
+    expect(text).not.toContain("**Working**");
+  });
 });

@@ -1,4 +1,7 @@
 import { briefHash } from "../../../core/brief/parse-brief.js";
+import { fromMicros } from "../../../core/budget/budget-cap.js";
+import { giveBackIn } from "../../../core/budget/claim-spend.js";
+import { released } from "../../../core/claims/record-transitions.js";
 import { renderSnapshotComment } from "../../../core/brief/snapshot.js";
 import type { ClaimToken } from "../../../core/claims/claim-token.js";
 import type { BosunConfig } from "../../../core/config/bosun-config.js";
@@ -97,7 +100,9 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
 
   /** A grant no worker was sent for goes back to the queue for a retry with backoff, rather than hold an item nobody works on. */
   async function giveBack(token: ClaimToken, n: number, reason: string): Promise<void> {
-    const landed = await store.release(token, { kind: "retry", notBefore: input.clock.now() + 60_000 }, input.clock.now());
+    const now = input.clock.now();
+    // Nothing ran under the grant: the money it reserved goes back with it.
+    const landed = await store.land(token, (r) => released(giveBackIn(r, token.epoch), { kind: "retry", notBefore: now + 60_000 }, now), now);
     if (landed.ok) givenBack.add(n);
     emit({ event: "LAND", item: String(n), epoch: token.epoch, ok: false, stop: { kind: "failed", reason }, failure: "retry", disposition: "retry", ...(landed.ok ? {} : { fenced: landed.detail }) });
   }
@@ -149,7 +154,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           await giveBack(token, effect.n, "not dispatched: its frozen snapshot could not be posted");
           return;
         }
-        emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier });
+        emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier, ...(effect.reserve === undefined ? {} : { reserve_usd: fromMicros(effect.reserve) }) });
         // A definite refusal put no label on; an unknown outcome may have, and the claim stays held.
         const trigger = pool.dispatch.kind === "label" ? pool.dispatch.label : undefined;
         try {
