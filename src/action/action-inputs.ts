@@ -29,6 +29,15 @@ export function booleanInput(io: ActionIo, name: string, fallback: boolean): boo
   throw new ActionInputError(name, `'${raw}' is not a boolean; use true or false (also True, TRUE, False, FALSE)`);
 }
 
+/** An amount of US dollars above 0 (`2.5`); unset (or blank) is none. `$2`, `-1`, `0` or `1e3` are errors. */
+export function usdInput(io: ActionIo, name: string): { usd?: number } {
+  const raw = io.input(name).trim();
+  if (raw === "") return {};
+  const usd = /^\d+(?:\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(usd) || usd <= 0) throw new ActionInputError(name, `'${raw.slice(0, 40)}' is not an amount of US dollars above 0 (such as 2.5)`);
+  return { usd };
+}
+
 /** A whole-number input within [min, max]; unset (or blank) is `fallback`. `abc`, `1.5` or `1e3` are errors. */
 export function integerInput(io: ActionIo, name: string, range: { fallback: number; min: number; max?: number }): number {
   const raw = io.input(name).trim();

@@ -17,10 +17,11 @@ import { PRESETS, agentByName } from "../../core/agents/presets.js";
 import { formatProblems } from "../../core/brief/brief.js";
 import { briefHash as hashOf, parseBriefObject } from "../../core/brief/parse-brief.js";
 import { blocked, describeStop, failed } from "../../core/stop/stop.js";
+import { fromMicros } from "../../core/budget/budget-cap.js";
 import type { Stop } from "../../core/stop/stop.js";
 import type { RunResult } from "../../core/engine/engine-loop.js";
 import type { ActionIo, ActionMode } from "../action-io.js";
-import { integerInput, passEnvInput, tokenInput } from "../action-inputs.js";
+import { integerInput, passEnvInput, tokenInput, usdInput } from "../action-inputs.js";
 import { actionScheduler } from "../action-scheduler.js";
 import { applyWorkPatch } from "../apply-work-patch.js";
 import { failOnInputError } from "../fail-on-input-error.js";
@@ -105,6 +106,9 @@ async function checkOrLand(io: ActionIo, phase: "check" | "land", ctx: WorkCtx):
   if (found === undefined) return;
   if (phase === "check") {
     io.setOutput("brief", JSON.stringify(found.brief));
+    // What this epoch reserved under the money caps, as the grant recorded it: the agent's share.
+    const mark = found.record.spend?.find((m) => m.epoch === ctx.epoch);
+    io.setOutput("reserve-usd", mark === undefined ? "" : String(fromMicros(mark.reserveMicros)));
     await io.summary(`### Bosun work on #${ctx.item} (epoch ${ctx.epoch}): checked\n\nBosun dispatched this run; the item is held at this epoch by a record GitHub signed for the App, and the brief is the approved one (\`${ctx.briefHash}\`).\n`);
     return;
   }
@@ -245,6 +249,8 @@ async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
     io.setFailed(`bosun work: ${extraEnv.problem}`);
     return;
   }
+  const share = failOnInputError(io, "work", () => usdInput(io, "reserve-usd"));
+  if (share === undefined) return;
   const command = io.input("agent-command").trim();
   const workdir = io.env["GITHUB_WORKSPACE"] ?? process.cwd();
   const before = await gitHead(workdir);
@@ -269,7 +275,7 @@ async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
             env: { ...allowlistedEnv(io.env, [...BASE_ENV_NAMES, ...ctx.passEnv, ...extraEnv.names]), BOSUN_MAX_STEPS: String(brief.budget.steps), BOSUN_MAX_TOKENS: String(brief.budget.tokens), BOSUN_MAX_TOOL_ERRORS: String(brief.budget.tool_errors) },
             secrets: secretValues(io.env),
           });
-    result = await dispatch({ epoch: ctx.epoch }, brief, brief.tier, new AbortController().signal);
+    result = await dispatch({ epoch: ctx.epoch }, brief, brief.tier, new AbortController().signal, share.usd === undefined ? undefined : { usd: share.usd });
   }
   const evidence = result.evidence ?? { command: ctx.preset === undefined ? command : "", exit: null, lines: [] };
   const cost = result.cost;
@@ -304,3 +310,4 @@ async function changesSince(cwd: string, base: string): Promise<string> {
 }
 
 export default work;
+

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { usdInput } from "../../../src/action/action-inputs.js";
 import { modes } from "../../../src/action/modes.js";
 import { createFakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
@@ -118,9 +119,20 @@ describe("action.yml declares what the code reads and writes", () => {
   });
 
   it("every input a mode reads is declared", () => {
-    const inputs = [...sources.matchAll(/(?:io\.input|listInput|booleanInput|integerInput)\((?:io, )?"([a-z-]+)"/g)].map((m) => m[1] ?? "");
+    const inputs = [...sources.matchAll(/(?:io\.input|listInput|booleanInput|integerInput|usdInput)\((?:io, )?"([a-z-]+)"/g)].map((m) => m[1] ?? "");
     expect(inputs.length).toBeGreaterThan(10);
     for (const name of new Set(inputs)) expect(Object.keys(declared.inputs), `input '${name}'`).toContain(name);
+  });
+});
+
+describe("usdInput", () => {
+  const io = (value: string) => memoryActionIo({ inputs: { "reserve-usd": value }, eventName: "workflow_dispatch", payload: {} }).io;
+  it("reads an amount of dollars, and none when blank", () => {
+    expect(usdInput(io("0.5"), "reserve-usd")).toEqual({ usd: 0.5 });
+    expect(usdInput(io(" "), "reserve-usd")).toEqual({});
+  });
+  it.each(["0", "-1", "$2", "1e3", "lots", "Infinity"])("refuses %s, naming the input", (value) => {
+    expect(() => usdInput(io(value), "reserve-usd")).toThrow(/input 'reserve-usd': .* is not an amount of US dollars above 0/);
   });
 });
 

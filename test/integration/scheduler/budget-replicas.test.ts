@@ -90,7 +90,9 @@ async function workReports(fx: Fixture, n: number, usd: number): Promise<void> {
   const run = fx.runsOf(n)[0];
   if (run === undefined) throw new Error(`#${n} has no run`);
   // Done, with no pull request opened: the landing goes to a human, and its cost is spend nobody accepted.
-  const agent = `echo '{"kind":"done","cost":{"tokens":10,"usd":${usd}}}' > "$BOSUN_RESULT"`;
+  // The agent is handed its share, what the grant reserved ($0.50): without it, it writes no result
+  // and its reservation stays as spent, which the figures below would show.
+  const agent = `[ "$BOSUN_BUDGET_USD" = "0.5" ] || exit 3; echo '{"kind":"done","cost":{"tokens":10,"usd":${usd}}}' > "$BOSUN_RESULT"`;
   const phases = await runWorkPhases(fx.fake.url, { item: String(n), epoch: String(run.epoch), "brief-hash": hash, "agent-command": agent }, {}, undefined, { sha: fx.fake.repo(REPO).refs.get("refs/heads/main") ?? "", runId: run.id });
   expect([...phases.check.failures, ...(phases.agent?.failures ?? []), ...(phases.land?.failures ?? [])]).toEqual([]);
   fx.fake.completeWorkflowRun(REPO, run.id, "success");
