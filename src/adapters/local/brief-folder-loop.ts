@@ -8,7 +8,7 @@ import type { ClaimToken } from "../../core/claims/claim-token.js";
 import type { EngineLoop, IdleSummary, Landing, RunResult, RunShare } from "../../core/engine/engine-loop.js";
 import type { WorkItem } from "../../core/engine/work-item.js";
 import type { WorkerControl } from "../../core/engine/lazy-abort.js";
-import type { BriefFolder } from "./read-brief-folder.js";
+import type { BriefFolder, BriefParseCache } from "./read-brief-folder.js";
 import { BriefFolderError, readBriefFolder } from "./read-brief-folder.js";
 
 /** Runs one claimed brief; a process, or the dry-run stand-in. */
@@ -42,13 +42,15 @@ export class BriefFolderLoop implements EngineLoop<Brief> {
   private byKey = new Map<string, Brief>();
   private hashes = new WeakMap<Brief, string>();
   private readonly writing = new Set<Promise<void>>();
+  /** Briefs parsed by the last folder read, by file: an unchanged file is not parsed again. */
+  private readonly parsed: BriefParseCache = new Map();
 
   constructor(private readonly options: BriefFolderLoopOptions) {}
 
   async selectQueue(_now: number): Promise<readonly WorkItem<Brief>[]> {
     let folder: BriefFolder;
     try {
-      folder = await readBriefFolder(this.options.briefsDir);
+      folder = await readBriefFolder(this.options.briefsDir, this.parsed);
     } catch (err) {
       if (!(err instanceof BriefFolderError)) throw err;
       this.options.onFault?.(err.message);

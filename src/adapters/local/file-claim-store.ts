@@ -65,6 +65,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
 
   async claim(key: string, holder: string, leaseMs: number, now: number): Promise<ClaimResult> {
     const dir = this.keyDir(key);
+    mkdirSync(dir, { recursive: true });
     const before = this.read(dir, key);
     if (before.settled !== undefined) return { granted: false, reason: "not-ready", detail: settledDetail(before.settled) };
     if (before.live !== undefined) {
@@ -85,7 +86,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
     }
     // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
-    const after = this.read(dir, key);
+    // The claim file is the one just linked: not read again.
+    const after = this.read(dir, key, false);
     if (after.settled !== undefined || after.historyEpoch >= epoch) {
       this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
       return after.settled !== undefined
@@ -196,17 +198,16 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     }
   }
 
+  /** A key's folder; only a claim creates it: a key with no folder has no claim to renew, release or read. */
   private keyDir(key: string): string {
-    const dir = join(this.root, encodeURIComponent(key));
-    mkdirSync(dir, { recursive: true });
-    return dir;
+    return join(this.root, encodeURIComponent(key));
   }
 
   /**
    * Reads a key's folder: live claim, settled outcome, highest epoch, retry time. Given the key, an
    * outcome settled for other content than the key's now is read as a clear failure, not as its own.
    */
-  private read(dir: string, key?: string): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
+  private read(dir: string, key?: string, withLive = true): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -220,7 +221,7 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       if (Number.isFinite(n)) historyEpoch = Math.max(historyEpoch, n);
       if (/^\d+\.released$/.test(name)) lastReleased = Math.max(lastReleased, n);
     }
-    const live = names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
+    const live = withLive && names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
     const recorded = names.includes("settled") ? readJson<SettledOutcome & { hash?: string }>(join(dir, "settled")) : undefined;
     const settled = recorded === undefined || key === undefined ? recorded : asSettledFor(recorded, this.contentOf(key), dir);
     const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;

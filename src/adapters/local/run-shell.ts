@@ -61,8 +61,7 @@ export function runShell(options: ShellOptions): Promise<ShellRun> {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       // Whatever the shell left behind in its group goes with it.
-      shell.signal("SIGKILL");
-      shell.forget();
+      shell.end();
       resolve(run);
     };
     const ended = (exit: number | null, signal: NodeJS.Signals | null, why: ShellRun["killedFor"]): ShellRun => ({ exit, signal, tail: tail(), ...(why === undefined ? {} : { killedFor: why }) });
@@ -119,7 +118,7 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
     // Some failures throw rather than emit (E2BIG: a command or environment past the kernel's
     // limit); the run ends with the error as for any other start failure, once `shell` is set.
     queueMicrotask(() => handlers.onError(`could not start /bin/sh: ${err instanceof Error ? err.message : String(err)}`));
-    return { signal: () => undefined, abandon: () => undefined, forget: () => undefined };
+    return { signal: () => undefined, abandon: () => undefined, end: () => undefined };
   }
   // After the exit: read on until the pipes close, cut only for what a left-behind process does
   // (the same rules as the spawner's, output-after-exit.ts).
@@ -166,7 +165,8 @@ function launchHere(command: string, cwd: string, env: Record<string, string>, h
   return {
     signal: (signal) => signalGroup(child.pid, signal),
     abandon: (after) => handlers.onError(`/bin/sh did not end ${after}`),
-    forget: () => {
+    end: () => {
+      signalGroup(child.pid, "SIGKILL");
       ended = true;
       clearTimeout(quiet);
       clearTimeout(overdue);

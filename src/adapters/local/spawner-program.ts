@@ -14,11 +14,17 @@ import { CUT_FLOOD, CUT_HELD_OPEN, CUT_OVERDUE, LONGEST_AFTER_EXIT_MS, MOST_AFTE
  * Protocol (JSON over the IPC channel), parent → spawner:
  *   {op:"run", id, command, cwd, env}   start `/bin/sh -c command`, in a process group of its own
  *   {op:"signal", id, signal}           signal the run's whole process group
- *   {op:"forget", id}                   the parent is done with the run: drop its pipes
+ *   {op:"end", id}                      the parent is done with a run that has not closed: SIGKILL
+ *                                       to what is left of it, and drop its pipes
  * (messages arrive in order, so a signal sent right after its run finds it started);
  * spawner → parent: {id, out} · {id, exit, signal} · {id, close:true, cut?} · {id, error}.
  * `close` comes after all of a run's output: once its pipes closed, or with `cut` (why reading
- * stopped) when a process the worker left behind holds them (output-after-exit.ts).
+ * stopped) when a process the worker left behind holds them (output-after-exit.ts). It carries
+ * `exit` and `signal` too when the exit was not sent yet (the usual case: a worker's pipes close
+ * as it exits). With `close` the run is over on both sides: the spawner SIGKILLs what is left of
+ * its group and session, as the parent would, and forgets it; the parent sends nothing more for it.
+ * Two messages a run, not five: each is a write and a wake-up of the other process, and on a
+ * virtual machine where a process switch is dear they were a good part of a trivial worker's cost.
  *
  * A worker must not outlive the holder of its claim, or a reclaimed item would run twice at once:
  * - the drain dies, however (SIGKILL included): the channel disconnects, and the spawner kills
@@ -68,7 +74,8 @@ function sendOutput(id, out, stream) {
   if (unsent > MOST_UNSENT) { stream.pause(); paused.add(stream); }
 }
 let guard;
-const tell = (line) => { if (guard.stdin.writable) guard.stdin.write(line + "\n"); };
+// Lines go out in one write: each write wakes the guard, which reads it a byte at a time.
+const tell = (lines) => { if (lines.length > 0 && guard.stdin.writable) guard.stdin.write(lines.join("\n") + "\n"); };
 // A guard killed on its own (a worker's pkill, an operator) is replaced at once and told every
 // live group: else a later death of the spawner would leave the workers running.
 function startGuard() {
@@ -77,7 +84,7 @@ function startGuard() {
   guard.stdin.on("error", () => {});
   guard.on("exit", startGuard);
   guard.unref();
-  for (const run of runs.values()) tell("+" + run.pid);
+  tell([...runs.values()].map((run) => "+" + run.pid));
 }
 startGuard();
 process.on("SIGINT", () => {});
@@ -101,8 +108,24 @@ function sweepSoon(sid) {
     pending.clear();
     sweep(sids, "SIGKILL");
     // Only now off the guard's list: until this sweep, the guard still covers the session.
-    for (const sid of sids) if (![...runs.values()].some((run) => run.pid === sid)) tell("-" + sid);
+    const live = new Set([...runs.values()].map((run) => run.pid));
+    tell([...sids].filter((sid) => !live.has(sid)).map((sid) => "-" + sid));
   }, 100);
+}
+// One buffer for every /proc/<pid>/stat read: a sweep reads one per process on the machine, and
+// readFileSync's fstat and fresh buffer for each were most of a sweep's cost. A stat line's
+// fields up to the session come within its first 80 bytes or so (comm is at most 64).
+const statBuffer = Buffer.alloc(512);
+function readStat(name) {
+  let fd;
+  try {
+    fd = fs.openSync("/proc/" + name + "/stat", "r");
+    return statBuffer.latin1Slice(0, fs.readSync(fd, statBuffer, 0, statBuffer.length, 0));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) try { fs.closeSync(fd); } catch {}
+  }
 }
 function sweep(sids, signal) {
   let names;
@@ -110,12 +133,12 @@ function sweep(sids, signal) {
   for (const name of names) {
     const code = name.charCodeAt(0);
     if (code < 48 || code > 57) continue;
-    let stat;
-    try { stat = fs.readFileSync("/proc/" + name + "/stat", "latin1"); } catch { continue; }
+    const stat = readStat(name);
+    if (stat === undefined) continue;
     // pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
     // A member still in the session's own group already had this signal from signalGroup: sent
     // twice, a worker's TERM trap could run twice.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 5);
     if (sids.has(Number(fields[3])) && !sids.has(Number(fields[2]))) try { process.kill(Number(name), signal); } catch {}
   }
 }
@@ -129,15 +152,19 @@ process.on("message", (message) => {
   const run = runs.get(message.id);
   if (run === undefined) return;
   if (message.op === "signal") stopRun(run.pid, message.signal);
-  if (message.op === "forget") {
-    run.ended = true;
-    clearTimeout(run.quiet);
-    clearTimeout(run.overdue);
-    for (const stream of [run.child.stdout, run.child.stderr]) { paused.delete(stream); stream.destroy(); }
-    runs.delete(message.id);
-    sweepSoon(run.pid);
-  }
+  if (message.op === "end") endRun(message.id, run);
 });
+// The run is over: SIGKILL to what is left of its group (the sweep takes the rest of its
+// session), its pipes dropped. A late message for it finds nothing.
+function endRun(id, run) {
+  run.ended = true;
+  clearTimeout(run.quiet);
+  clearTimeout(run.overdue);
+  for (const stream of streamsOf(run)) { paused.delete(stream); stream.destroy(); }
+  runs.delete(id);
+  signalGroup(run.pid, "SIGKILL");
+  sweepSoon(run.pid);
+}
 function start({ id, command, cwd, env }) {
   let child;
   try {
@@ -149,10 +176,10 @@ function start({ id, command, cwd, env }) {
   const where = () => (fs.existsSync(cwd) ? "" : " (the working folder " + cwd + " does not exist)");
   child.on("error", (err) => { runs.delete(id); send({ id, error: "could not start /bin/sh: " + err.message + where() }); });
   if (child.pid === undefined) return;
-  // Kept until the parent forgets it: the parent's last word on a run is SIGKILL to its group.
-  const run = { pid: child.pid, child, exited: false, after: 0, heard: false, ended: false, quiet: undefined, overdue: undefined };
+  // Kept until its output ends or the parent ends it; either way its last word is SIGKILL to its group.
+  const run = { pid: child.pid, child, exited: false, exit: undefined, after: 0, heard: false, ended: false, quiet: undefined, overdue: undefined };
   runs.set(id, run);
-  tell("+" + child.pid);
+  tell(["+" + child.pid]);
   // One decoder per stream: a chunk may end inside a multi-byte character.
   for (const stream of [child.stdout, child.stderr]) {
     const decoder = new StringDecoder("utf8");
@@ -168,7 +195,13 @@ function start({ id, command, cwd, env }) {
     stream.on("error", () => {});
   }
   child.on("exit", (exit, signal) => {
-    send({ id, exit, signal });
+    // Sent with the close when the pipes close in this turn too (they usually do), else on its own.
+    run.exit = { id, exit, signal };
+    setImmediate(() => {
+      if (run.exit === undefined || run.ended) return;
+      send(run.exit);
+      run.exit = undefined;
+    });
     run.exited = true;
     waitQuiet(id, run);
     run.overdue = setTimeout(function check() {
@@ -192,14 +225,13 @@ function waitQuiet(id, run) {
     endOutput(id, run, { reason: CUT_HELD_OPEN, lost: false });
   }), QUIET_AFTER_EXIT_MS);
 }
-// The end of a run's output, sent once and after all of it: messages arrive in order.
+// The end of a run's output, sent once and after all of it (messages arrive in order), with the
+// exit when that is not sent yet; then the run ends here.
 function endOutput(id, run, cut) {
   if (run.ended) return;
-  run.ended = true;
-  clearTimeout(run.quiet);
-  clearTimeout(run.overdue);
-  if (cut !== undefined) for (const stream of streamsOf(run)) { paused.delete(stream); stream.destroy(); }
-  send(cut === undefined ? { id, close: true } : { id, close: true, cut });
+  send({ ...run.exit, id, close: true, ...(cut === undefined ? {} : { cut }) });
+  run.exit = undefined;
+  endRun(id, run);
 }
 `;
 

@@ -15,8 +15,8 @@ export interface LaunchHandlers {
 export interface LaunchedShell {
   /** Signals the shell's whole process group (it was started as a group leader). */
   signal(signal: NodeJS.Signals): void;
-  /** Done with it: stop reading its pipes, whatever still holds them. */
-  forget(): void;
+  /** Done with it: SIGKILL to what is left of its process group, and stop reading its pipes, whatever still holds them. */
+  end(): void;
   /** It did not end `after` its SIGKILL: end the run with an error, and whatever holds the shell. */
   abandon(after: string): void;
 }
@@ -31,6 +31,7 @@ type SpawnerMessage = { id: number; out?: string; exit?: number | null; signal?:
 
 interface Spawner {
   readonly child: ChildProcess;
+  /** Runs in flight, until the spawner closes them or this process ends them. */
   readonly runs: Map<number, LaunchHandlers>;
   nextId: number;
   /** Messages received so far: whether the spawner still relays anything. */
@@ -113,11 +114,12 @@ export function launchThroughSpawner(request: LaunchRequest, handlers: LaunchHan
       forgetSpawner(spawner);
       spawner.child.kill("SIGKILL");
     },
-    forget: () => {
+    end: () => {
       clearTimeout(watch);
-      // Once: a late message for a forgotten run finds no handlers and is dropped.
+      // A run the spawner closed is already off the list and ended there, its group killed;
+      // ending twice is ending once.
       if (!spawner.runs.delete(id)) return;
-      send({ op: "forget", id });
+      send({ op: "end", id });
       if (spawner.runs.size === 0) refSpawner(spawner, false);
     },
   };
@@ -134,8 +136,15 @@ function startSpawner(): Spawner {
     if (handlers === undefined) return;
     if (message.out !== undefined) handlers.onOutput(message.out);
     else if (message.error !== undefined) handlers.onError(message.error);
-    else if (message.close === true) handlers.onClose(message.cut);
-    else if ("exit" in message) handlers.onExit(message.exit ?? null, message.signal ?? null);
+    else {
+      // A close can carry the exit too: the exit first, as it happened.
+      if ("exit" in message) handlers.onExit(message.exit ?? null, message.signal ?? null);
+      if (message.close !== true) return;
+      // With its close, the run is over on the spawner's side: nothing more is sent for it.
+      spawner.runs.delete(message.id);
+      if (spawner.runs.size === 0) refSpawner(spawner, false);
+      handlers.onClose(message.cut);
+    }
   });
   const lost = (why: string): void => {
     forgetSpawner(spawner);

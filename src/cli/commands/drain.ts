@@ -28,6 +28,7 @@ import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
 import { terminalText } from "../terminal-text.js";
+import { TurnWriter } from "../turn-writer.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import type { EarlierLand } from "../drain-report.js";
 import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
@@ -135,13 +136,19 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const stateDir = resolve(io.cwd, values.state);
 
   const secrets = secretValues(io.env);
+  // Lines for stdout go out once a turn (turn-writer.ts); a line for stderr writes them first.
+  const stdout = new TurnWriter(io.stdout);
+  const stderr = (text: string): void => {
+    stdout.flush();
+    io.stderr.write(text);
+  };
   const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
   // A fault (briefs folder gone, state folder full or deleted) stops the engine, which releases
   // every claim; the drain then exits 1 naming it. The engine is only built below, hence the holder.
   const stopper: { engine?: Engine<Brief> } = {};
   let fault: string | undefined;
   const onFault = (message: string): void => {
-    if (fault === undefined) io.stderr.write(`bosun drain: ${message}: stopping; in-flight workers are stopped and their claims released\n`);
+    if (fault === undefined) stderr(`bosun drain: ${message}: stopping; in-flight workers are stopped and their claims released\n`);
     fault ??= message;
     stopper.engine?.stop(`fault: ${message}`);
   };
@@ -162,13 +169,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const asJson = values.json;
   // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
   // worker output goes to stderr.
-  const output = prefixedOutput((text) => (asJson ? io.stderr : io.stdout).write(text));
+  const output = prefixedOutput((text) => (asJson ? stderr(text) : stdout.write(text)));
   const trace: Journal = {
     append: (event) => {
       tally.observe(event);
       if (event.event === "LAND") output.flush(event.item);
       // Masked as the journal file is: a stop reason or evidence line can quote the environment.
-      io.stdout.write(`${redactSecrets(asJson ? JSON.stringify(event) : drainLine(event, earlier), secrets)}\n`);
+      stdout.write(`${redactSecrets(asJson ? JSON.stringify(event) : drainLine(event, earlier), secrets)}\n`);
     },
   };
   // Appended in batches of at most JOURNAL_BATCH_MS (docs/cli.md says what a crash can lose).
@@ -189,7 +196,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     dispatcher,
     ...(dryRun ? {} : { resultsDir: resolve(stateDir, "results") }),
     onFault,
-    onInvalid: (folder) => io.stderr.write(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(terminalText(formatProblems(folder.problems)))}\n`),
+    onInvalid: (folder) => stderr(`invalid brief${folder.invalid.length > 1 ? "s" : ""} (never claimed):\n${indent(terminalText(formatProblems(folder.problems)))}\n`),
   });
   loopRef.loop = loop;
 
@@ -208,8 +215,11 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   // at once (not after their lease). A second Ctrl-C quits without waiting.
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (++interrupts > 1) process.exit(130);
-    io.stderr.write(`bosun drain: ${signal}: stopping the workers and releasing their items (again to quit now)\n`);
+    if (++interrupts > 1) {
+      stdout.flush();
+      process.exit(130);
+    }
+    stderr(`bosun drain: ${signal}: stopping the workers and releasing their items (again to quit now)\n`);
     engine.stop(signal);
   };
   process.on("SIGINT", onSignal);
@@ -221,30 +231,32 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   } catch (err) {
     // The spend ledger cannot be read: nothing is dispatched on a budget nobody knows.
     if (!(err instanceof SpendLedgerError)) throw err;
-    io.stderr.write(`bosun drain: ${err.message}\n`);
+    stderr(`bosun drain: ${err.message}\n`);
     return 1;
   } finally {
     fileJournal?.flush();
+    stdout.flush();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
   if (fault !== undefined) {
-    io.stderr.write(`bosun drain: stopped: ${fault}\n`);
+    stderr(`bosun drain: stopped: ${fault}\n`);
     return 1;
   }
   if (summary.interrupted !== undefined) {
-    io.stderr.write(`bosun drain: interrupted (${summary.interrupted}); run it again to go on\n`);
+    stderr(`bosun drain: interrupted (${summary.interrupted}); run it again to go on\n`);
     return 130;
   }
 
   const notOk = [...summary.items].filter(([, s]) => s.status !== "ok");
-  for (const id of loop.removed) io.stderr.write(`${terminalText(id)}: removed from the briefs folder before it ran: not run\n`);
+  for (const id of loop.removed) stderr(`${terminalText(id)}: removed from the briefs folder before it ran: not run\n`);
   const shown = (path: string): string => relative(io.cwd, path) || ".";
   const rerun = dryRun ? "bosun drain --dry-run" : "bosun drain --run ...";
   const where = dryRun ? {} : { runsDir: shown(resolve(stateDir, "runs")), journal: shown(journalPath) };
   // Summaries quote the workers' stops, which can quote the environment: masked like the journal.
   const text = asJson ? JSON.stringify({ summary: tally.summaryJson({ items: summary.items, invalid: loop.invalid, ...where }) }) : tally.summary({ items: summary.items, invalid: loop.invalid, ...where, rerun, dryRun }).join("\n");
-  io.stdout.write(`${redactSecrets(text, secrets)}\n`);
+  stdout.write(`${redactSecrets(text, secrets)}\n`);
+  stdout.flush();
   if (notOk.length === 0 && loop.invalid.size === 0) return 0;
   // Work left only because of the budget is paused, not failed: its own status, for scripts.
   return loop.invalid.size === 0 && notOk.every(([, s]) => s.status === "held") ? EXIT_HELD_BY_BUDGET : 1;
