@@ -72,6 +72,12 @@ export interface ClaimRecord {
   readonly merge?: string;
   /** The latest landing, as decided when it was written. */
   readonly landing?: RecordedLanding;
+  /**
+   * Whether the item has Bosun's status comment: posted only once there is something to say that
+   * the labels and the dashboard do not (`statusCalledFor`), and kept up to date from then on.
+   * Undefined: written before Bosun recorded it (or over a cleaned-up ref), so one may be there: look.
+   */
+  readonly statusComment?: boolean;
 }
 
 /** A claim commit read back: one record (a single-item write) or one per ref (a batch). */
@@ -120,6 +126,7 @@ function isRecord(r: unknown): r is ClaimRecord {
     optional(x["dispatchBy"], isFiniteNumber) &&
     optional(x["pull"], (v) => Number.isSafeInteger(v)) &&
     optional(x["merge"], (v) => typeof v === "string") &&
+    optional(x["statusComment"], (v) => typeof v === "boolean") &&
     (approval === undefined || (typeof approval === "object" && approval !== null && Number.isSafeInteger(approval["id"]) && typeof approval["by"] === "string" && isFiniteNumber(approval["at"])))
   );
 }

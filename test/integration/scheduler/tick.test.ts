@@ -17,23 +17,20 @@ const recordOf = (fx: Fixture, n: number) => {
 };
 
 describe("the tick on the fake GitHub", () => {
-  it("takes an approval in once — snapshot, status, record — claims it and dispatches it in the same tick", async () => {
+  it("takes an approval in once — snapshot, record — claims it and dispatches it in the same tick, with no status comment (the labels say it)", async () => {
     f = await schedulerFixture();
     const n = await f.queue("alpha");
     const a = f.replica("replica-a");
     const report = await a.tick();
     expect(report.dispatched).toEqual([n]);
-    expect(f.commentsOf(n).map(([who, first]) => [who, first])).toEqual([
-      ["bosun[bot]", "<!-- bosun:snapshot -->"],
-      ["bosun[bot]", "<!-- bosun:status -->"],
-    ]);
-    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1, approval: { by: "mona" } });
+    expect(f.commentsOf(n).map(([who, first]) => [who, first])).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1, approval: { by: "mona" }, statusComment: false });
     expect(f.labelsOf(n)).toEqual(["bosun:claimed", "bosun:ready"]);
     expect(f.runsOf(n)).toMatchObject([{ epoch: 1 }]);
     // A second replica and a redelivery change nothing and post nothing.
     await f.replica("replica-b").tick();
     await a.tick();
-    expect(f.commentsOf(n)).toHaveLength(2);
+    expect(f.commentsOf(n)).toHaveLength(1);
     expect(f.runsOf(n)).toHaveLength(1);
   });
 
