@@ -11,6 +11,7 @@ import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { newTickMemory, runTick } from "../../../src/adapters/github/tick/run-tick.js";
 import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
+import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
 
@@ -22,6 +23,12 @@ afterEach(async () => {
 });
 
 const ONE = `pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`;
+
+const recordOf = (fx: Fixture, n: number) => {
+  const ref = `refs/bosun/claims/${n}`;
+  const sha = fx.fake.repo(REPO).refs.get(ref);
+  return sha === undefined ? undefined : parseClaimMessage(fx.fake.repo(REPO).commits.get(sha)?.message ?? "", ref);
+};
 
 function tickGitHub(fx: Fixture): TickGitHub {
   return octokitTickGitHub(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now() });
@@ -112,6 +119,26 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
     expect(count("GET /repos/{owner}/{repo}/git/matching-refs/{ref}") + count("GET /repos/{owner}/{repo}/git/refs/{ref}")).toBeLessThanOrEqual(2);
     expect(f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length).toBeLessThanOrEqual(3);
+  });
+
+  it("new approvals taken in by one tick read their bodies' edit times in one query, not one each; one the query cannot answer is asked on its own", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const items: number[] = [];
+    for (let i = 0; i < 6; i++) items.push(await f.queue(`item-${i}`));
+    const queries = (): number => f!.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length;
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of items) expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    expect(queries()).toBe(1);
+    // The next approvals' query fails once: each is then asked on its own, and still taken in this tick.
+    const more = [await f.queue("late-0"), await f.queue("late-1")];
+    f.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", times: 1 });
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of more) expect(recordOf(f, n)).toMatchObject({ state: "approved" });
+    // The failed query (accounted before it was read as one), then one query per approval.
+    expect(f.fake.faults.fired.map((x) => x.kind)).toEqual(["error"]);
+    expect(queries()).toBe(2);
   });
 
   it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {

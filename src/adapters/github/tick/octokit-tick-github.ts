@@ -8,7 +8,7 @@ import { createConditionalGet } from "../conditional-get.js";
 import { statusOf } from "../status-of.js";
 import { issueOfBranch } from "./issue-of-branch.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
-import type { BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
+import type { BodyEdit, BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
 
 /** The check run the gate posts its verdict as; branch protection requires it by this name. */
 export const GATE_CHECK_NAME = "bosun/gate";
@@ -36,6 +36,16 @@ const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 
 const BODY_EDIT_QUERY = "query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { body lastEditedAt } } }";
+/** Issues per body-edit query: one alias each (`i<n>: issue(number: n)`). */
+const BODY_EDITS_PER_QUERY = 50;
+const bodyEditsQuery = (numbers: readonly number[]): string => `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${numbers.map((n) => `i${n}: issue(number: ${n}) { body lastEditedAt }`).join(" ")} } }`;
+type EditedIssue = { body: string; lastEditedAt: string | null } | null | undefined;
+/** An issue's body and edit time as GraphQL answered them; undefined when they do not make a pair. */
+const bodyEditOf = (issue: EditedIssue): BodyEdit | undefined => {
+  if (issue === undefined || issue === null) return undefined;
+  const at = issue.lastEditedAt === null ? null : Date.parse(issue.lastEditedAt);
+  return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
+};
 
 /** How long a collaborator's role is trusted before it is asked again. */
 const ROLE_MAX_AGE_MS = 5 * 60_000;
@@ -141,20 +151,40 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       return why === undefined ? { kind: "approved", approval } : { kind: "refused", approval, why };
     },
 
-    async bodyEdit(n) {
+    async bodyEdits(numbers) {
       // REST's issue has no edit time (its `updated_at` moves on labels and comments too); GraphQL's
       // `lastEditedAt` of the `Comment` interface is the body's last edit
-      // (docs.github.com/en/graphql/reference/interfaces#comment). The body comes in the same read.
-      try {
-        const data = await octokit.graphql<{ repository: { issue: { body: string; lastEditedAt: string | null } | null } | null }>(BODY_EDIT_QUERY, { owner, name: repo, number: n });
-        const issue = data.repository?.issue;
-        if (issue === undefined || issue === null) return undefined;
-        const at = issue.lastEditedAt === null ? null : Date.parse(issue.lastEditedAt);
-        return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
-      } catch {
-        // Not known (not found yet, an error): the approval waits for a read that answers.
-        return undefined;
+      // (docs.github.com/en/graphql/reference/interfaces#comment). The body comes in the same read,
+      // and every new approval of a tick in one query: one alias per issue.
+      const out = new Map<number, BodyEdit>();
+      const one = async (n: number): Promise<void> => {
+        try {
+          const data = await octokit.graphql<{ repository: { issue: EditedIssue } | null }>(BODY_EDIT_QUERY, { owner, name: repo, number: n });
+          const read = bodyEditOf(data.repository?.issue);
+          if (read !== undefined) out.set(n, read);
+        } catch {
+          // Not known (not found yet, an error): the approval waits for a read that answers.
+        }
+      };
+      const unique = [...new Set(numbers)].filter((n) => Number.isSafeInteger(n) && n > 0);
+      for (let i = 0; i < unique.length; i += BODY_EDITS_PER_QUERY) {
+        const chunk = unique.slice(i, i + BODY_EDITS_PER_QUERY);
+        if (chunk.length === 1) {
+          await one(chunk[0] as number);
+          continue;
+        }
+        try {
+          const data = await octokit.graphql<{ repository: Record<string, EditedIssue> | null }>(bodyEditsQuery(chunk), { owner, name: repo });
+          for (const n of chunk) {
+            const read = bodyEditOf(data.repository?.[`i${n}`]);
+            if (read !== undefined) out.set(n, read);
+          }
+        } catch {
+          // One issue the query cannot resolve (gone, not found yet) fails the whole answer: each is asked on its own.
+          for (const n of chunk) await one(n);
+        }
       }
+      return out;
     },
 
     async role(login) {

@@ -17,6 +17,12 @@ export interface ListedIssue {
   readonly completed: boolean;
 }
 
+/** An issue's body with the time it was last edited (ms; null: never edited). */
+export interface BodyEdit {
+  readonly body: string;
+  readonly editedAt: number | null;
+}
+
 /** A workflow run as listed. */
 export interface RunView {
   readonly id: number;
@@ -60,10 +66,11 @@ export interface TickReads {
   /** The issue's approval as its events say now, and whether its actor may approve. */
   approval(n: number, label: string, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts>;
   /**
-   * The issue's body and when it was last edited (GraphQL `lastEditedAt`, null: never), read
-   * together so the one goes with the other; undefined when they could not be read.
+   * Issues' bodies and when each was last edited (GraphQL `lastEditedAt`, null: never), each body
+   * read together with its edit time so the one goes with the other — all of them in one query.
+   * An issue whose pair could not be read is missing from the answer.
    */
-  bodyEdit(n: number): Promise<{ readonly body: string; readonly editedAt: number | null } | undefined>;
+  bodyEdits(numbers: readonly number[]): Promise<ReadonlyMap<number, BodyEdit>>;
   /** A collaborator's role (`role_name`), `none` when not one. */
   role(login: string): Promise<string>;
   /** Runs started by workflow_dispatch, newest first: the first page, and further pages while `enough` says some are missing. */
