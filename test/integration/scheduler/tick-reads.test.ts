@@ -83,6 +83,45 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(f.runsOf(n)).toHaveLength(1);
   });
 
+  it("several in-flight items whose issues were closed at once are found in one read of the recently closed issues, not one read each", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];
+    const a = f.replica("a");
+    await a.tick();
+    for (const n of items) {
+      f.fake.repo(REPO).workflowRuns.get(f.runsOf(n)[0]!.id)!.status = "in_progress";
+      await f.maintainer.issues.update({ owner: "acme", repo: "app", issue_number: n, state: "closed", state_reason: "not_planned" });
+    }
+    f.fake.accounting.reset();
+    const t = await a.tick();
+    // Closed while their runs live: still in flight, none taken for gone.
+    expect(t.view.inFlight.map((i) => i.n).sort()).toEqual([...items].sort());
+    expect(t.view.landed).toEqual([]);
+    const reads = (route: string): number => f!.fake.accounting.log.filter((e) => e.route === route).length;
+    expect(reads("GET /repos/{owner}/{repo}/issues/{issue_number}")).toBe(0);
+    expect(reads("GET /repos/{owner}/{repo}/issues")).toBe(2);
+  });
+
+  it("an item in review whose issue a merge closed is seen merged even when this replica's pull request listing is older than the merge (its webhook went elsewhere)", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("merged-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    a.ticker.invalidate("pulls");
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    // The maintainer merges; GitHub closes the issue. Replica a hears nothing and its listing is a minute old.
+    Object.assign(pull, { merged: true, mergedAt: f.clock.now(), mergeCommitSha: pull.headSha });
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed" });
+    Object.assign(f.fake.repo(REPO).issues.get(n)!, { state: "closed", stateReason: "completed" });
+    f.clock.advance(60_000);
+    const t = await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", outcome: { ok: true } });
+    expect(t.view.idle).toBe(true);
+  });
+
   it("lists every approved issue even when issues leave the list between its pages", async () => {
     f = await schedulerFixture();
     const fx = f;

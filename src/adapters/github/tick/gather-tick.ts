@@ -58,11 +58,13 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     const read = await github.issue(n);
     if (read !== undefined && read.open && read.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase())) issues.set(n, read);
   }
-  // An item whose record is not final but whose issue the listing does not show (unlabelled,
-  // closed, or missed by a shifting page): read on its own.
-  for (const [n, c] of refs) {
-    if (issues.has(n) || c.record === undefined || c.record.state === "settled" || c.record.state === "withdrawn") continue;
-    const read = await github.issue(n);
+  // An item whose record is not final but whose issue the listing does not show (closed,
+  // unlabelled, or missed by a shifting page): read on its own — or, when several are missing (a
+  // batch of merges closed their issues), first looked for among the recently closed ones.
+  const missing = [...refs].filter(([n, c]) => !issues.has(n) && c.record !== undefined && c.record.state !== "settled" && c.record.state !== "withdrawn").map(([n]) => n);
+  const closed = missing.length > 1 ? new Map((await github.listClosedApproved(L.ready)).map((i) => [i.number, i])) : new Map<number, ListedIssue>();
+  for (const n of missing) {
+    const read = closed.get(n) ?? (await github.issue(n));
     if (read !== undefined) issues.set(n, read);
   }
 
@@ -78,11 +80,16 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
   const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
   let relisted = false;
-  /** A pull request a record names: from the listing, listed once more if it is not there (it may be newer than the listing), else read on its own. */
-  const pullNamed = async (n: number, number: number): Promise<PullLink | undefined> => {
+  /**
+   * A pull request a record names: from the listing, listed once more if it is not there (it may be
+   * newer than the listing) or if it shows open while its issue, read this tick, is closed (a merge
+   * closes it: the listing is older than the issue, its webhook heard by another replica or lost),
+   * else read on its own.
+   */
+  const pullNamed = async (n: number, number: number, issueClosed: boolean): Promise<PullLink | undefined> => {
     const find = (all: ReadonlyMap<number, readonly PullLink[]>): PullLink | undefined => (all.get(n) ?? []).find((p) => p.number === number);
     let found = find(await needPulls());
-    if (found === undefined && !relisted) {
+    if ((found === undefined || (found.state === "open" && issueClosed)) && !relisted) {
       relisted = true;
       github.invalidate("pulls");
       pulls = await github.linkedPulls();
@@ -154,7 +161,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       facts.worker = worker;
     }
     if ((r?.state === "review" || r?.state === "merged") && r.pull !== undefined) {
-      const pull = await pullNamed(n, r.pull);
+      const pull = await pullNamed(n, r.pull, listedIssue?.open === false);
       if (pull !== undefined) {
         facts.pull = pullFacts(pull);
         if (pull.state === "open") {

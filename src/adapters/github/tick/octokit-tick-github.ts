@@ -118,6 +118,11 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       return [...byNumber.values()].sort((a, b) => a.createdAt - b.createdAt || a.number - b.number);
     },
 
+    async listClosedApproved(label) {
+      const data = await conditional(`closed:${label}`, (headers) => octokit.rest.issues.listForRepo({ owner, repo, labels: label, state: "closed", per_page: 100, sort: "updated", direction: "desc", headers }));
+      return data.filter((i) => i.pull_request === undefined).map((i) => listedOf(i as RestIssue));
+    },
+
     async issue(n) {
       // A 404 can be a replica that has not caught up: asked again before the issue counts as gone (410, deleted, is final).
       for (let attempt = 1; ; attempt++) {

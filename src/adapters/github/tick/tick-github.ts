@@ -61,6 +61,12 @@ export interface BotComments {
 export interface TickReads {
   /** Open issues carrying the approval label, with their bodies. */
   listApproved(label: string): Promise<readonly ListedIssue[]>;
+  /**
+   * The most recently updated closed issues carrying the approval label, one page (conditional):
+   * where several items whose life is not over left the open listing at once (a merge closes its
+   * issue), one read finds most of them.
+   */
+  listClosedApproved(label: string): Promise<readonly ListedIssue[]>;
   /** One issue read fresh (an item in flight the listing missed, a blocker); undefined when gone. */
   issue(n: number): Promise<ListedIssue | undefined>;
   /** The issue's approval as its events say now, and whether its actor may approve. */
