@@ -6,6 +6,7 @@ import { landEvent } from "../journal/land-event.js";
 import { problemText } from "../brief/brief.js";
 import { landHeld } from "./land-held.js";
 import { mirrorLabels } from "./mirror-labels.js";
+import { approvalStands } from "./approval-stands.js";
 import { markStatus, statusCalledFor } from "./status-comment.js";
 import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
@@ -189,9 +190,10 @@ export function planTick(facts: TickFacts): TickPlan {
     if (c === undefined) return;
     const item = c.item;
     const r = current.get(item.n);
-    // The approval must still stand as the issue's events say now, and nobody else may be on it.
-    const fresh = item.approval?.kind === "approved" && item.approval.approval.id === r?.approval?.id;
-    if (!fresh || item.evidence === undefined) {
+    // The approval must still stand as the issue's events say (read this tick, or made a moment
+    // ago: `approvalStands`), and nobody else may be on it.
+    const stands = approvalStands({ approval: item.approval, record: r }, now);
+    if (stands !== true || item.evidence === undefined) {
       screen.push(item.n);
       return;
     }

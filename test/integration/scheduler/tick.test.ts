@@ -63,6 +63,23 @@ describe("the tick on the fake GitHub", () => {
     expect(f.runsOf(n)).toEqual([]);
   });
 
+  it("an approval older than a minute is read again before its grant: withdrawn and put back by an agent, both webhooks lost, nothing is dispatched", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const n = await f.queue("delta");
+    await f.replica("a").tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    await f.maintainer.issues.removeLabel({ owner: "acme", repo: "app", issue_number: n, name: "bosun:ready" });
+    f.fake.addToken("t-agent", "agent", { permissions: { [REPO]: "write" } });
+    const { createTestOctokit } = await import("../../fake-github/test-octokit.js");
+    await createTestOctokit(f.fake.url, "t-agent").issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: ["bosun:ready"] });
+    f.clock.advance(61_000);
+    const grown = f.replica("b", undefined, { ...f.config, pools: { default: { size: 2, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    const report = await grown.tick();
+    expect(report.dispatched).toEqual([]);
+    expect(f.runsOf(n)).toEqual([]);
+    expect(recordOf(f, n)?.state).not.toBe("held");
+  });
+
   it("a claim ref an agent wrote itself is not believed: no pool slot, no held item, written over", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
     const n = await f.queue("gamma");

@@ -145,6 +145,25 @@ describe("planTick: the queue and grants", () => {
     expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:claimed"]);
   });
 
+  it.each([
+    ["made under a minute ago is granted once the evidence probe is asked, its events not read again", 59_000, "held"],
+    ["made a minute ago or more has its events read again first", 60_000, undefined],
+  ])("an approval %s", (_name, age, state) => {
+    const approval = { ...APPROVAL, at: NOW - age };
+    const p = plan([item(1, { record: record({ approval }), evidence: null })]);
+    expect(written(p, 1)?.state).toBe(state);
+    expect(p.screen).toEqual(state === undefined ? [1] : []);
+  });
+
+  it("an approval read this tick decides, however recent the recorded one: withdrawn, or replaced by a label of someone who may not approve, grants nothing", () => {
+    const recent = { ...APPROVAL, at: NOW - 1_000 };
+    for (const approval of [{ kind: "withdrawn" as const, by: "mona", at: NOW - 500 }, { kind: "refused" as const, approval: { id: 901, by: "agent", at: NOW - 500 }, why: "agent has the write role" }]) {
+      const p = plan([item(1, { record: record({ approval: recent }), approval, evidence: null })]);
+      expect(written(p, 1)?.state, approval.kind).not.toBe("held");
+      expect(p.effects.some((e) => e.kind === "dispatch"), approval.kind).toBe(false);
+    }
+  });
+
   it("approval and grant in one batch: a new approval with a free slot is claimed in the same tick", () => {
     const p = plan([item(1, { sha: undefined, ...SCREENED })]);
     expect(p.writes).toHaveLength(1);

@@ -4,6 +4,7 @@ import type { ClaimRecord } from "../../../core/claims/claim-record.js";
 import type { BosunConfig } from "../../../core/config/bosun-config.js";
 import type { WorkerState } from "../../../core/engine/decide-step.js";
 import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js";
+import { approvalStands } from "../../../core/scheduler/approval-stands.js";
 import { stopFromRun } from "../../../core/scheduler/stop-from-run.js";
 import type { ApprovalFacts, BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
 import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
@@ -218,12 +219,13 @@ export async function screenItems(input: GatherInput, facts: TickFacts, screen: 
     }
     const issue = item.issue;
     let approval = item.approval;
-    if (approval === undefined) {
+    // Made a moment ago, the approval was read after it was made: not read again (`approvalStands`).
+    if (approval === undefined && approvalStands(item, facts.now) !== true) {
       approval = await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config));
       if (isNew(approval, item.record)) unread.push({ at: items.length, n: item.n, body: input.memory.bodies.get(item.n)?.body, approval });
     }
     const evidence = await github.evidence(item.n, item.record === undefined || item.record.epoch === 0);
-    items.push({ ...item, approval, evidence });
+    items.push({ ...item, ...(approval === undefined ? {} : { approval }), evidence });
   }
   const edits = await withEditTimes(github, unread);
   for (const [i, entry] of unread.entries()) {
