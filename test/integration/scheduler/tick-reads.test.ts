@@ -122,6 +122,31 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(t.view.idle).toBe(true);
   });
 
+  it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];
+    await f.replica("a").tick();
+    const b = f.replica("b", undefined, { ...f.config, pools: { default: { size: 3, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    f.fake.accounting.reset();
+    const t = await b.tick();
+    expect([...t.dispatched].sort()).toEqual([...items].sort());
+    for (const n of items) expect(f.commentsOf(n)).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+    expect(f.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/issues/{issue_number}/comments")).toEqual([]);
+  });
+
+  it("a grant whose snapshot the query does not show (its approver died before posting it) reads the comments fresh, posts the snapshot once, then dispatches", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const n = await f.queue("one");
+    await f.replica("a").tick();
+    // The approver's snapshot is gone (as if it died right after its batch).
+    const repo = f.fake.repo(REPO);
+    for (const [id, c] of repo.comments) if (c.issueNumber === n) repo.comments.delete(id);
+    const b = f.replica("b", undefined, { ...f.config, pools: { default: { size: 1, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    const t = await b.tick();
+    expect(t.dispatched).toEqual([n]);
+    expect(f.commentsOf(n)).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+  });
+
   it("lists every approved issue even when issues leave the list between its pages", async () => {
     f = await schedulerFixture();
     const fx = f;

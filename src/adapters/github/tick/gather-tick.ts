@@ -210,6 +210,8 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
 export async function screenItems(input: GatherInput, facts: TickFacts, screen: readonly number[]): Promise<TickFacts> {
   const { github, config } = input;
   const want = new Set(screen);
+  // The grant's writer checks the snapshot is there before it dispatches: what this process does not know, read in one go.
+  await github.readBotComments(screen);
   const items: ItemFacts[] = [];
   const unread: Array<{ at: number; n: number; body: string | undefined; approval: ApprovalFacts }> = [];
   for (const item of facts.items) {

@@ -47,6 +47,23 @@ const bodyEditOf = (issue: EditedIssue): BodyEdit | undefined => {
   return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
 };
 
+/** Issues per comments query, and comments read per issue (an issue with more is read through REST's pages). */
+const COMMENTS_PER_QUERY = 20;
+const commentsQuery = (numbers: readonly number[]): string => `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${numbers.map((n) => `i${n}: issue(number: ${n}) { comments(first: 100) { totalCount nodes { databaseId body author { __typename login } } } }`).join(" ")} } }`;
+
+/** Bosun's snapshot (its latest) and status comment (its first) among an issue's comments, oldest first. */
+function bosunsComments(all: ReadonlyArray<{ readonly id: number; readonly body: string; readonly bot: boolean }>): BotComments {
+  const found: { -readonly [K in keyof BotComments]: BotComments[K] } = {};
+  for (const c of all) {
+    if (!c.bot) continue;
+    if (isSnapshotComment(c.body)) {
+      const parsed = parseSnapshotComment(c.body, `comment ${c.id}`);
+      found.snapshot = parsed.ok ? { id: c.id, hash: parsed.snapshot.hash } : { id: c.id, hash: "" };
+    } else if (isStatusComment(c.body) && found.status === undefined) found.status = { id: c.id, body: c.body };
+  }
+  return found;
+}
+
 /** How long a collaborator's role is trusted before it is asked again. */
 const ROLE_MAX_AGE_MS = 5 * 60_000;
 
@@ -294,17 +311,31 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       const cached = comments.get(n);
       if (cached !== undefined && !fresh) return cached;
       const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: n, per_page: 100 });
-      const found: { -readonly [K in keyof BotComments]: BotComments[K] } = {};
-      for (const c of all) {
-        if (normalizeLogin(c.user?.login ?? "") !== bot || c.user?.type !== "Bot") continue;
-        const body = c.body ?? "";
-        if (isSnapshotComment(body)) {
-          const parsed = parseSnapshotComment(body, `comment ${c.id}`);
-          found.snapshot = parsed.ok ? { id: c.id, hash: parsed.snapshot.hash } : { id: c.id, hash: "" };
-        } else if (isStatusComment(body) && found.status === undefined) found.status = { id: c.id, body };
-      }
+      const found = bosunsComments(all.map((c) => ({ id: c.id, body: c.body ?? "", bot: normalizeLogin(c.user?.login ?? "") === bot && c.user?.type === "Bot" })));
       comments.set(n, found);
       return found;
+    },
+
+    async readBotComments(numbers) {
+      const unknown = [...new Set(numbers)].filter((n) => Number.isSafeInteger(n) && n > 0 && !comments.has(n));
+      for (let i = 0; i < unknown.length; i += COMMENTS_PER_QUERY) {
+        const chunk = unknown.slice(i, i + COMMENTS_PER_QUERY);
+        let data: { repository: Record<string, { comments: { totalCount: number; nodes: Array<{ databaseId: number; body: string; author: { __typename: string; login: string } | null } | null> } } | null> | null };
+        try {
+          data = await octokit.graphql(commentsQuery(chunk), { owner, name: repo });
+        } catch {
+          // Each issue is read on its own when its comments are needed.
+          continue;
+        }
+        for (const n of chunk) {
+          const connection = data.repository?.[`i${n}`]?.comments;
+          const nodes = connection?.nodes.filter((c) => c !== null) ?? [];
+          // Only a whole list says what is not there.
+          if (connection === undefined || nodes.length < connection.totalCount) continue;
+          // GraphQL names an App's bot by its slug, as a `Bot`: `bosun[bot]` is `{__typename: "Bot", login: "bosun"}`.
+          comments.set(n, bosunsComments(nodes.map((c) => ({ id: c.databaseId, body: c.body, bot: c.author?.__typename === "Bot" && normalizeLogin(c.author.login) === bot }))));
+        }
+      }
     },
 
     invalidate(what) {

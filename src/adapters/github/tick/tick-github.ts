@@ -96,6 +96,12 @@ export interface TickReads {
    * one, the guard against a second); otherwise what this process last read or wrote will do.
    */
   botComments(n: number, fresh: boolean): Promise<BotComments>;
+  /**
+   * Reads Bosun's comments on the issues this process does not know yet, all in one query, so that
+   * `botComments(n, false)` answers from what it read: before grants, whose writer must know the
+   * snapshot is there. Best effort: an issue it could not read whole is read on its own when asked.
+   */
+  readBotComments(numbers: readonly number[]): Promise<void>;
   /** Pull requests or branches changed (a webhook said so): list them again next time. */
   invalidate(what: "pulls" | "branches" | "gates"): void;
 }
