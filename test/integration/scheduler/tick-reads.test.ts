@@ -181,6 +181,8 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(cold.dispatched).toHaveLength(2);
     const count = (route: string): number => f!.fake.accounting.log.filter((e) => e.route === route).length;
     expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
+    // The repository's node id (for `updateRefs`) came with the records' query.
+    expect(count("GET /repos/{owner}/{repo}")).toBe(0);
     expect(count("GET /repos/{owner}/{repo}/git/matching-refs/{ref}") + count("GET /repos/{owner}/{repo}/git/refs/{ref}")).toBeLessThanOrEqual(2);
     expect(f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length).toBeLessThanOrEqual(3);
   });
