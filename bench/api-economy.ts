@@ -17,7 +17,11 @@
  * unchanged repository after the last item is done.
  * Env: ECONOMY_ITEMS (60), ECONOMY_POOL (4), ECONOMY_REPLICAS (1; 3 for the fleet figure),
  * ECONOMY_TICK_S (5), ECONOMY_COLD (0; 1: every tick a fresh process, as each run of the Action's
- * `schedule` mode). Measures; never fails a build.
+ * `schedule` mode), ECONOMY_CONCURRENT (0; 1: the replicas tick at the same moment each turn, as
+ * timers that fire together; `lost_batches` counts the claim commits no ref ever took),
+ * ECONOMY_TRACE (0; 1: every request of every tick on stderr). The breakdown by
+ * method and route template (per item) goes to stderr; the figures are the last line on stdout.
+ * Measures; never fails a build.
  */
 import { MemoryJournal } from "../src/adapters/memory/memory-journal.js";
 import { RepoTicker } from "../src/adapters/github/tick/repo-ticker.js";
@@ -36,6 +40,8 @@ const poolSize = num("ECONOMY_POOL", 4);
 const replicas = Math.max(1, num("ECONOMY_REPLICAS", 1));
 const tickMs = num("ECONOMY_TICK_S", 5) * 1000;
 const cold = num("ECONOMY_COLD", 0) !== 0;
+const trace = num("ECONOMY_TRACE", 0) !== 0;
+const concurrent = num("ECONOMY_CONCURRENT", 0) !== 0 && replicas > 1;
 
 const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 30m\n`;
 const f = await schedulerFixture(configYaml);
@@ -52,13 +58,16 @@ try {
   const appLog: RequestLogEntry[] = [];
   let ticks = 0;
   const tick = async (): Promise<boolean> => {
-    const ticker = cold ? newTicker(`action-${turn}`) : (fleet[turn % fleet.length] as RepoTicker);
+    const tickers = concurrent ? fleet : [cold ? newTicker(`action-${turn}`) : (fleet[turn % fleet.length] as RepoTicker)];
+    const who = concurrent ? "every replica at once" : cold ? "a fresh process" : `replica ${turn % fleet.length}`;
     turn++;
     ticks++;
     const from = f.fake.accounting.log.length;
-    const report = await ticker.tick(f.config);
-    appLog.push(...f.fake.accounting.log.slice(from));
-    return report.view.idle;
+    const reports = await Promise.all(tickers.map((t) => t.tick(f.config)));
+    const made = f.fake.accounting.log.slice(from);
+    appLog.push(...made);
+    if (trace) console.error(`tick ${ticks} (${who}):\n${made.map((e) => `  ${e.status} ${e.method} ${e.path}${e.kind === "create" ? " [content-creating]" : ""}`).join("\n")}`);
+    return reports.every((r) => r.view.idle);
   };
 
   const recordOf = (n: number) => {
@@ -119,7 +128,7 @@ try {
   for (let guard = 0; guard < items * 40 && !idle; guard++) {
     idle = (await tick()) && numbers.every((n) => recordOf(n)?.state === "settled");
     await world();
-    f.clock.advance(tickMs / replicas);
+    f.clock.advance(concurrent ? tickMs : tickMs / replicas);
   }
   const done = numbers.filter((n) => recordOf(n)?.state === "settled" && recordOf(n)?.outcome?.ok === true).length;
 
@@ -133,11 +142,22 @@ try {
   await (fleet[0] as RepoTicker).tick(f.config);
   const idleTick = f.fake.accounting.log.slice(from);
 
+  // Claim commits written (by any writer) that no claim ref ever took: batches refused to a racing writer.
+  const repo = f.fake.repo(REPO);
+  const taken = new Set<string>();
+  const walk = [...repo.refs].filter(([ref]) => ref.startsWith("refs/bosun/")).map(([, sha]) => sha);
+  for (let sha = walk.pop(); sha !== undefined; sha = walk.pop()) {
+    if (taken.has(sha)) continue;
+    taken.add(sha);
+    walk.push(...(repo.commits.get(sha)?.parents ?? []));
+  }
+  const lostBatches = [...repo.commits.values()].filter((c) => c.message.startsWith("bosun claim") && !taken.has(c.sha)).length;
   const perItem = (n: number): number => Number((n / items).toFixed(2));
   const table = (log: readonly RequestLogEntry[], divisor: number): string[] => {
     const by = new Map<string, { n: number; s304: number; create: number }>();
     for (const e of log) {
-      const k = `${e.route ?? e.path}`;
+      // GraphQL is one route: a query reads, a mutation (updateRefs) writes.
+      const k = e.route === "POST /graphql" ? `POST /graphql (${e.kind === "create" ? "mutation" : "query"})` : `${e.route ?? `${e.method} ${e.path}`}`;
       const row = by.get(k) ?? { n: 0, s304: 0, create: 0 };
       row.n++;
       if (e.status === 304) row.s304++;
@@ -148,16 +168,17 @@ try {
   };
   const non304 = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.status !== 304).length;
   const creating = (log: readonly RequestLogEntry[]): number => log.filter((e) => e.kind === "create").length;
-  console.log(`${items} items, pool ${poolSize}, ${cold ? "a fresh process per tick (the Action's schedule mode)" : `${replicas} replica(s)`}, a tick every ${tickMs / 1000}s, ${ticks} ticks; done ${done}`);
-  console.log(`the App's requests per item, by endpoint (total ${appLog.length}, 304s ${appLog.length - non304(appLog)}, content-creating ${creating(appLog)}):`);
-  for (const line of table(appLog, items)) console.log(line);
-  console.log(`the work workflow's land job, per item (not the App's): ${perItem(workLog.length)} requests, ${perItem(creating(workLog))} content-creating`);
-  console.log("idle tick:");
-  for (const line of table(idleTick, 1)) console.log(line);
+  console.error(`${items} items, pool ${poolSize}, ${cold ? "a fresh process per tick (the Action's schedule mode)" : `${replicas} replica(s)`}, a tick every ${tickMs / 1000}s, ${ticks} ticks; done ${done}`);
+  console.error(`the App's requests per item, by method and route (total ${appLog.length}, 304s ${appLog.length - non304(appLog)}, content-creating ${creating(appLog)}):`);
+  for (const line of table(appLog, items)) console.error(line);
+  console.error(`the work workflow's land job, per item (not the App's): ${perItem(workLog.length)} requests, ${perItem(creating(workLog))} content-creating`);
+  console.error("idle tick:");
+  for (const line of table(idleTick, 1)) console.error(line);
   console.log(
     JSON.stringify({
       items,
       replicas: cold ? "cold (Action schedule runs)" : replicas,
+      ...(concurrent ? { concurrent: true } : {}),
       tick_s: tickMs / 1000,
       requests_per_item: perItem(appLog.length),
       requests_per_item_non_304: perItem(non304(appLog)),
@@ -165,6 +186,7 @@ try {
       land_job_requests_per_item: perItem(workLog.length),
       idle_tick_requests_total: idleTick.length,
       idle_tick_requests_non_304: non304(idleTick),
+      lost_batches: lostBatches,
       done,
       ticks,
     }),

@@ -34,6 +34,7 @@ const NO_OBJECT = "0000000000000000000000000000000000000000";
 
 const REFS_WITH_MESSAGES = `query ($owner: String!, $name: String!, $prefix: String!, $after: String) {
   repository(owner: $owner, name: $name) {
+    id
     refs(refPrefix: $prefix, first: 100, after: $after) {
       pageInfo { hasNextPage endCursor }
       nodes { name prefix target { oid ... on Commit { message signature { isValid } author { name email } committer { name email } } } }
@@ -50,6 +51,7 @@ const actor = (a: GitActor | null | undefined): { name: string; email: string } 
 
 interface RefsPage {
   repository: {
+    id?: string;
     refs: {
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
       nodes: Array<{ name: string; prefix: string; target: { oid: string; message?: string; signature?: { isValid: boolean } | null; author?: GitActor | null; committer?: GitActor | null } | null } | null>;
@@ -94,6 +96,8 @@ export function octokitClaimRefs(octokit: Octokit, owner: string, repo: string):
       let after: string | null = null;
       for (let page = 0; page < 100; page++) {
         const data: RefsPage = await octokit.graphql(REFS_WITH_MESSAGES, { owner, name: repo, prefix: prefix.endsWith("/") ? prefix : `${prefix}/`, after });
+        // The node id `updateRefs` needs comes with it: no read of its own later.
+        repositoryId ??= data.repository?.id;
         const refs = data.repository?.refs;
         for (const node of refs?.nodes ?? []) {
           const target = node?.target;

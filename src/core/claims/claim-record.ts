@@ -93,6 +93,12 @@ export interface ClaimRecord {
   readonly landing?: RecordedLanding;
   /** Money reserved and spent by the item's grants of the last eight days, oldest first. */
   readonly spend?: readonly SpendMark[];
+  /**
+   * Whether the item has Bosun's status comment: posted only once there is something to say that
+   * the labels and the dashboard do not (`statusCalledFor`), and kept up to date from then on.
+   * Undefined: written before Bosun recorded it (or over a cleaned-up ref), so one may be there: look.
+   */
+  readonly statusComment?: boolean;
 }
 
 /** A claim commit read back: one record (a single-item write) or one per ref (a batch). */
@@ -150,6 +156,7 @@ function isRecord(r: unknown): r is ClaimRecord {
     optional(x["pull"], (v) => Number.isSafeInteger(v)) &&
     optional(x["merge"], (v) => typeof v === "string") &&
     optional(x["spend"], (v) => Array.isArray(v) && v.every(isSpendMark)) &&
+    optional(x["statusComment"], (v) => typeof v === "boolean") &&
     (approval === undefined || (typeof approval === "object" && approval !== null && Number.isSafeInteger(approval["id"]) && typeof approval["by"] === "string" && isFiniteNumber(approval["at"])))
   );
 }

@@ -4,6 +4,7 @@ import { inReview, released, settled } from "../claims/record-transitions.js";
 import type { LandingDecision } from "../engine/decide-step.js";
 import type { RunCost } from "../journal/run-cost.js";
 import { describeStop } from "../stop/stop.js";
+import { markStatus } from "./status-comment.js";
 
 /**
  * The record a held claim becomes when its worker's run ends (docs/lifecycle.md), decided once by
@@ -16,6 +17,10 @@ import { describeStop } from "../stop/stop.js";
 export function landHeld(held: ClaimRecord, landing: LandingDecision, ctx: { readonly holder: string; readonly now: number; readonly pull?: number; readonly run?: number; readonly cost?: RunCost; readonly vouched?: boolean }): ClaimRecord {
   // The cost the run reported replaces its reservation; none reported keeps the reservation as spent.
   const r = settleIn(held, held.epoch, ctx.cost?.usd);
+  return markStatus(r, landed(r, landing, ctx));
+}
+
+function landed(r: ClaimRecord, landing: LandingDecision, ctx: Parameters<typeof landHeld>[2]): ClaimRecord {
   const recorded: RecordedLanding = { stop: landing.stop, disposition: landing.disposition, summary: landing.summary, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), ...(ctx.cost === undefined ? {} : { cost: ctx.cost }), by: ctx.holder, ...(ctx.run === undefined ? {} : { run: ctx.run }) };
   if (landing.disposition !== "ok") return released(r, landing.mode, ctx.now, recorded);
   if (ctx.pull !== undefined) return inReview(r, ctx.now, ctx.pull, { ...recorded, disposition: "review" });

@@ -12,6 +12,8 @@ import { taskClassOf } from "../metrics/task-class.js";
 import { landHeld } from "./land-held.js";
 import { budgetReasons, tickMoney } from "./tick-money.js";
 import { mirrorLabels } from "./mirror-labels.js";
+import { approvalStands } from "./approval-stands.js";
+import { markStatus, statusCalledFor } from "./status-comment.js";
 import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
 import type { ItemFacts, TickFacts } from "./tick-facts.js";
@@ -42,7 +44,9 @@ export function planTick(facts: TickFacts): TickPlan {
   const clearHold = new Set<number>();
   const view: Mutable<Omit<TickView, "idle">> = { queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] };
   const title = (item: Pick<ItemFacts, "n" | "issue">): string => item.issue?.title ?? `#${item.n}`;
-  const write = (item: ItemFacts, next: ClaimRecord, grant = false): void => {
+  /** `say`: the record calls for a status comment for a reason its state does not carry (a changed brief). */
+  const write = (item: ItemFacts, record: ClaimRecord, grant = false, say = false): void => {
+    const next = markStatus(current.get(item.n), record, item.floor, say || statusCalledFor(record));
     current.set(item.n, next);
     writes.set(item.n, { n: item.n, ref: item.ref, from: item.sha, next, grant: grant || writes.get(item.n)?.grant === true });
   };
@@ -207,9 +211,10 @@ export function planTick(facts: TickFacts): TickPlan {
     if (c === undefined) return;
     const item = c.item;
     const r = current.get(item.n);
-    // The approval must still stand as the issue's events say now, and nobody else may be on it.
-    const fresh = item.approval?.kind === "approved" && item.approval.approval.id === r?.approval?.id;
-    if (!fresh || item.evidence === undefined) {
+    // The approval must still stand as the issue's events say (read this tick, or made a moment
+    // ago: `approvalStands`), and nobody else may be on it.
+    const stands = approvalStands({ approval: item.approval, record: r }, now);
+    if (stands !== true || item.evidence === undefined) {
       screen.push(item.n);
       return;
     }
@@ -280,17 +285,25 @@ export function planTick(facts: TickFacts): TickPlan {
     const changed = r !== undefined && (r.state === "approved" || r.state === "released") && (!issue.brief.ok || issue.brief.hash !== r.briefHash);
     const next = mirrorLabels(issue.labels, r, L, { changed, clearHold: clearHold.has(item.n) });
     if (next !== undefined) labels.push({ n: item.n, labels: next });
-    // The brief changed under a standing approval: the status comment says why it waits, once, when the hold goes on.
+    // The brief changed under a standing approval: the status comment says why it waits, once. An
+    // item with none gets it from the writer whose batch records that it has one (one record
+    // write, so one comment whatever the replicas); one with a comment has it edited when the hold goes on.
     const holdComes = changed && next !== undefined && !issue.labels.some((l) => l.toLowerCase() === L.hold.toLowerCase());
-    if (holdComes && r !== undefined && !writes.has(item.n)) effects.push({ kind: "status", n: item.n, record: r, extras: {}, create: false });
+    if (changed && r?.statusComment === false && !writes.has(item.n)) {
+      write(item, { ...r, holder, at: now }, false, true);
+      effects.push({ kind: "status", n: item.n, record: r, extras: {}, create: true });
+    } else if (holdComes && r !== undefined && !writes.has(item.n)) effects.push({ kind: "status", n: item.n, record: r, extras: {}, create: false });
     if (r === undefined) continue;
     if (r.state === "held") view.inFlight.push({ n: item.n, title: title(item), pool: r.pool ?? "default", holder: r.holder, epoch: r.epoch, leaseUntil: r.leaseUntil });
     else if ((r.state === "review" || r.state === "merged") && r.pull !== undefined) view.review.push({ n: item.n, title: title(item), pull: r.pull, state: r.state, ...(item.gate === undefined ? {} : { gate: item.gate.verdict }) });
     else if (r.state === "settled" && r.outcome?.ok !== true && issue.open) view.needsHuman.push({ n: item.n, title: title(item), reason: r.outcome?.summary ?? "" });
     else if (r.state === "invalid" && issue.open) view.invalid.push({ n: item.n, title: title(item), problems: issue.brief.ok ? ["valid now: approve it again to queue it"] : issue.brief.problems.map(problemText) });
   }
-  // Status comments follow every record this tick moved (one render per item, the last state).
-  // A status comment posted by this plan's winner (an approval, a grant) is posted whatever the last state.
+  // Status comments follow every record this tick moved (one render per item, the last state) —
+  // where the item has one, or this record calls for one (`statusCalledFor`): then the writer whose
+  // batch won posts it if it is not there. An item on the happy path has none and gets no effect.
+  // A record written before Bosun kept that fact (`statusComment` unknown) is followed as it was:
+  // its comment, posted at its approval, is edited, and created only by an approval's or a grant's winner.
   const lastStatus = new Map<number, number>();
   const creates = new Set<number>();
   const firsts = new Set<number>();
@@ -304,7 +317,13 @@ export function planTick(facts: TickFacts): TickPlan {
   effects.forEach((e, i) => {
     if (e.kind === "snapshot" && !firstSnapshot.has(e.n)) firstSnapshot.set(e.n, i);
   });
-  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).map((e) => (e.kind === "status" ? withExtras({ ...e, create: creates.has(e.n), first: firsts.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n)) : e));
+  const statusOf = (e: Extract<PlannedEffect, { kind: "status" }>): PlannedEffect | undefined => {
+    const record = current.get(e.n) ?? e.record;
+    if (record.statusComment === false) return undefined;
+    const create = record.statusComment === true ? writes.has(e.n) : creates.has(e.n);
+    return withExtras({ ...e, record, create, first: firsts.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n));
+  };
+  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).flatMap((e) => (e.kind === "status" ? (statusOf(e) ?? []) : [e]));
   // Idle is the step's verdict over the whole state, and nothing left held or in review after this
   // plan (a worker's end that this plan turned into a review is still work in flight).
   const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");

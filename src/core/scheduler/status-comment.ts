@@ -8,6 +8,40 @@ export const STATUS_MARKER = "<!-- bosun:status -->";
 /** Whether a comment body is a status comment (starts with the marker); says nothing of who wrote it. */
 export const isStatusComment = (body: string): boolean => body.trimStart().startsWith(STATUS_MARKER);
 
+/**
+ * Whether a record says something the item's labels and the dashboard do not, so that the item's
+ * status comment is posted if it has none (docs/lifecycle.md, "What you see on the issue"): a human
+ * must act (refused, needs a human), an attempt ended and the item waits for another (back in the
+ * queue), or the approval froze no brief. The happy path — queued, claimed, in review, done — is
+ * said by the state label, the dashboard, the snapshot and GitHub's own links (the run, the pull
+ * request, its checks, the merge), and posts no status comment: one content-creating request less
+ * per item against GitHub's secondary limit.
+ */
+export function statusCalledFor(record: Pick<ClaimRecord, "state" | "outcome" | "briefHash">): boolean {
+  switch (record.state) {
+    case "settled":
+      return record.outcome?.ok !== true;
+    case "released":
+      return true;
+    case "approved":
+      return record.briefHash === undefined;
+    default:
+      return false;
+  }
+}
+
+/**
+ * `next` with `statusComment` set: true once a status comment is called for (by its state, or
+ * `called` for a reason the state does not carry, such as a changed brief; it stays so: the
+ * comment, once there, is kept up to date), else what `previous` said. An item's first record has
+ * none; one over a cleaned-up ref (`floor` above 0) may have one from an earlier life: unknown.
+ */
+export function markStatus(previous: ClaimRecord | undefined, next: ClaimRecord, floor = 0, called = statusCalledFor(next)): ClaimRecord {
+  const { statusComment: _drop, ...rest } = next;
+  const flag = called ? true : previous === undefined ? (floor > 0 ? undefined : false) : previous.statusComment;
+  return flag === undefined ? rest : { ...rest, statusComment: flag };
+}
+
 /** What the status comment shows besides the record: the item's pull request and the gate on it, and where the item waits. */
 export interface StatusExtras {
   readonly pull?: { readonly number: number; readonly state: "open" | "merged" | "closed" };

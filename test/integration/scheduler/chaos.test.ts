@@ -144,12 +144,14 @@ describe("regressions: scheduler bugs the chaos run found", () => {
     // Replica a records the approval (and a grant) and dies before posting anything.
     await dyingAfterBatch(f, "a").tick(f.config).catch(() => undefined);
     expect(f.commentsOf(n)).toEqual([]);
-    // Past the dispatch deadline replica b takes the stranded grant back; when it grants the item
-    // again, reading the comments before posting the snapshot answers 503.
+    const snapshots = () => f?.commentsOf(n).filter(([, first]) => first === "<!-- bosun:snapshot -->") ?? [];
+    // Past the dispatch deadline replica b takes the stranded grant back (and says so in the status
+    // comment: an attempt was spent); when it grants the item again, reading the comments before
+    // posting the snapshot answers 503.
     const b = f.replica("b");
     f.clock.advance(61_000);
     await b.tick();
-    expect(f.commentsOf(n)).toEqual([]);
+    expect(f.commentsOf(n)).toEqual([["bosun[bot]", "<!-- bosun:status -->"]]);
     f.fake.faults.add({ kind: "error", status: 503, route: "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", times: 1 });
     const fired = () => f?.fake.faults.fired.filter((x) => x.kind === "error").length ?? 0;
     for (let i = 0; i < 10 && fired() === 0; i++) {
@@ -157,7 +159,6 @@ describe("regressions: scheduler bugs the chaos run found", () => {
       await b.tick();
     }
     expect(fired()).toBe(1);
-    const snapshots = () => f?.commentsOf(n).filter(([, first]) => first === "<!-- bosun:snapshot -->") ?? [];
     // Dispatched work with no snapshot could never pass the gate (it judges against the snapshot only).
     expect({ runs: f.runsOf(n).length, snapshots: snapshots().length }).toEqual({ runs: 0, snapshots: 0 });
     for (let i = 0; i < 6 && f.runsOf(n).length === 0; i++) {

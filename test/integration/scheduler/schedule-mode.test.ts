@@ -88,10 +88,7 @@ describe("the Action's schedule mode without a server", () => {
     await f.maintainer.issues.addLabels({ owner: "acme", repo: "app", issue_number: issue.number, labels: ["bosun:ready"] });
     const io = await run(f, "issues", { action: "labeled", label: { name: "bosun:ready" }, sender: { login: "mona" }, issue: { number: issue.number, body } });
     expect(io.failures).toEqual([]);
-    expect(f.commentsOf(issue.number)).toEqual([
-      ["bosun[bot]", "<!-- bosun:snapshot -->"],
-      ["bosun[bot]", "<!-- bosun:status -->"],
-    ]);
+    expect(f.commentsOf(issue.number)).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
     expect(f.labelsOf(issue.number)).toEqual(["bosun:claimed", "bosun:ready"]);
     expect(f.runsOf(issue.number)).toMatchObject([{ epoch: 1 }]);
   });

@@ -11,6 +11,7 @@ import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { newTickMemory, runTick } from "../../../src/adapters/github/tick/run-tick.js";
 import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
+import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
 
@@ -22,6 +23,12 @@ afterEach(async () => {
 });
 
 const ONE = `pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`;
+
+const recordOf = (fx: Fixture, n: number) => {
+  const ref = `refs/bosun/claims/${n}`;
+  const sha = fx.fake.repo(REPO).refs.get(ref);
+  return sha === undefined ? undefined : parseClaimMessage(fx.fake.repo(REPO).commits.get(sha)?.message ?? "", ref);
+};
 
 function tickGitHub(fx: Fixture): TickGitHub {
   return octokitTickGitHub(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now() });
@@ -76,6 +83,70 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(f.runsOf(n)).toHaveLength(1);
   });
 
+  it("several in-flight items whose issues were closed at once are found in one read of the recently closed issues, not one read each", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 3, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];
+    const a = f.replica("a");
+    await a.tick();
+    for (const n of items) {
+      f.fake.repo(REPO).workflowRuns.get(f.runsOf(n)[0]!.id)!.status = "in_progress";
+      await f.maintainer.issues.update({ owner: "acme", repo: "app", issue_number: n, state: "closed", state_reason: "not_planned" });
+    }
+    f.fake.accounting.reset();
+    const t = await a.tick();
+    // Closed while their runs live: still in flight, none taken for gone.
+    expect(t.view.inFlight.map((i) => i.n).sort()).toEqual([...items].sort());
+    expect(t.view.landed).toEqual([]);
+    const reads = (route: string): number => f!.fake.accounting.log.filter((e) => e.route === route).length;
+    expect(reads("GET /repos/{owner}/{repo}/issues/{issue_number}")).toBe(0);
+    expect(reads("GET /repos/{owner}/{repo}/issues")).toBe(2);
+  });
+
+  it("an item in review whose issue a merge closed is seen merged even when this replica's pull request listing is older than the merge (its webhook went elsewhere)", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("merged-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    a.ticker.invalidate("pulls");
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    // The maintainer merges; GitHub closes the issue. Replica a hears nothing and its listing is a minute old.
+    Object.assign(pull, { merged: true, mergedAt: f.clock.now(), mergeCommitSha: pull.headSha });
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed" });
+    Object.assign(f.fake.repo(REPO).issues.get(n)!, { state: "closed", stateReason: "completed" });
+    f.clock.advance(60_000);
+    const t = await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", outcome: { ok: true } });
+    expect(t.view.idle).toBe(true);
+  });
+
+  it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];
+    await f.replica("a").tick();
+    const b = f.replica("b", undefined, { ...f.config, pools: { default: { size: 3, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    f.fake.accounting.reset();
+    const t = await b.tick();
+    expect([...t.dispatched].sort()).toEqual([...items].sort());
+    for (const n of items) expect(f.commentsOf(n)).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+    expect(f.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/issues/{issue_number}/comments")).toEqual([]);
+  });
+
+  it("a grant whose snapshot the query does not show (its approver died before posting it) reads the comments fresh, posts the snapshot once, then dispatches", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
+    const n = await f.queue("one");
+    await f.replica("a").tick();
+    // The approver's snapshot is gone (as if it died right after its batch).
+    const repo = f.fake.repo(REPO);
+    for (const [id, c] of repo.comments) if (c.issueNumber === n) repo.comments.delete(id);
+    const b = f.replica("b", undefined, { ...f.config, pools: { default: { size: 1, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    const t = await b.tick();
+    expect(t.dispatched).toEqual([n]);
+    expect(f.commentsOf(n)).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+  });
+
   it("lists every approved issue even when issues leave the list between its pages", async () => {
     f = await schedulerFixture();
     const fx = f;
@@ -110,8 +181,30 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(cold.dispatched).toHaveLength(2);
     const count = (route: string): number => f!.fake.accounting.log.filter((e) => e.route === route).length;
     expect(count("GET /repos/{owner}/{repo}/git/commits/{commit_sha}")).toBe(0);
+    // The repository's node id (for `updateRefs`) came with the records' query.
+    expect(count("GET /repos/{owner}/{repo}")).toBe(0);
     expect(count("GET /repos/{owner}/{repo}/git/matching-refs/{ref}") + count("GET /repos/{owner}/{repo}/git/refs/{ref}")).toBeLessThanOrEqual(2);
     expect(f.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length).toBeLessThanOrEqual(3);
+  });
+
+  it("new approvals taken in by one tick read their bodies' edit times in one query, not one each; one the query cannot answer is asked on its own", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const items: number[] = [];
+    for (let i = 0; i < 6; i++) items.push(await f.queue(`item-${i}`));
+    const queries = (): number => f!.fake.accounting.log.filter((e) => e.route === "POST /graphql" && e.kind === "read").length;
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of items) expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    expect(queries()).toBe(1);
+    // The next approvals' query fails once: each is then asked on its own, and still taken in this tick.
+    const more = [await f.queue("late-0"), await f.queue("late-1")];
+    f.fake.faults.add({ kind: "error", status: 502, route: "POST /graphql", times: 1 });
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of more) expect(recordOf(f, n)).toMatchObject({ state: "approved" });
+    // The failed query (accounted before it was read as one), then one query per approval.
+    expect(f.fake.faults.fired.map((x) => x.kind)).toEqual(["error"]);
+    expect(queries()).toBe(2);
   });
 
   it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {

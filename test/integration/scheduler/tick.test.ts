@@ -17,23 +17,20 @@ const recordOf = (fx: Fixture, n: number) => {
 };
 
 describe("the tick on the fake GitHub", () => {
-  it("takes an approval in once — snapshot, status, record — claims it and dispatches it in the same tick", async () => {
+  it("takes an approval in once — snapshot, record — claims it and dispatches it in the same tick, with no status comment (the labels say it)", async () => {
     f = await schedulerFixture();
     const n = await f.queue("alpha");
     const a = f.replica("replica-a");
     const report = await a.tick();
     expect(report.dispatched).toEqual([n]);
-    expect(f.commentsOf(n).map(([who, first]) => [who, first])).toEqual([
-      ["bosun[bot]", "<!-- bosun:snapshot -->"],
-      ["bosun[bot]", "<!-- bosun:status -->"],
-    ]);
-    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1, approval: { by: "mona" } });
+    expect(f.commentsOf(n).map(([who, first]) => [who, first])).toEqual([["bosun[bot]", "<!-- bosun:snapshot -->"]]);
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1, approval: { by: "mona" }, statusComment: false });
     expect(f.labelsOf(n)).toEqual(["bosun:claimed", "bosun:ready"]);
     expect(f.runsOf(n)).toMatchObject([{ epoch: 1 }]);
     // A second replica and a redelivery change nothing and post nothing.
     await f.replica("replica-b").tick();
     await a.tick();
-    expect(f.commentsOf(n)).toHaveLength(2);
+    expect(f.commentsOf(n)).toHaveLength(1);
     expect(f.runsOf(n)).toHaveLength(1);
   });
 
@@ -64,6 +61,23 @@ describe("the tick on the fake GitHub", () => {
     expect(report.dispatched).toEqual([]);
     expect(recordOf(f, n)).toMatchObject({ state: "withdrawn" });
     expect(f.runsOf(n)).toEqual([]);
+  });
+
+  it("an approval older than a minute is read again before its grant: withdrawn and put back by an agent, both webhooks lost, nothing is dispatched", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const n = await f.queue("delta");
+    await f.replica("a").tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    await f.maintainer.issues.removeLabel({ owner: "acme", repo: "app", issue_number: n, name: "bosun:ready" });
+    f.fake.addToken("t-agent", "agent", { permissions: { [REPO]: "write" } });
+    const { createTestOctokit } = await import("../../fake-github/test-octokit.js");
+    await createTestOctokit(f.fake.url, "t-agent").issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: ["bosun:ready"] });
+    f.clock.advance(61_000);
+    const grown = f.replica("b", undefined, { ...f.config, pools: { default: { size: 2, tier: "standard", dispatch: { kind: "workflow", workflow: "bosun-work.yml" } } } });
+    const report = await grown.tick();
+    expect(report.dispatched).toEqual([]);
+    expect(f.runsOf(n)).toEqual([]);
+    expect(recordOf(f, n)?.state).not.toBe("held");
   });
 
   it("a claim ref an agent wrote itself is not believed: no pool slot, no held item, written over", async () => {

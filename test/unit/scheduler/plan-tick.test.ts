@@ -38,12 +38,11 @@ const FRESH = { kind: "approved" as const, approval: APPROVAL, bodyEditedAt: nul
 const SCREENED = { approval: FRESH, evidence: null };
 
 describe("planTick: approvals", () => {
-  it("records a maintainer's approval once, with the brief's hash, and posts the snapshot and the status comment after it", () => {
+  it("records a maintainer's approval once, with the brief's hash, and posts the snapshot after it (the label says queued: no status comment)", () => {
     const p = plan([item(1, { sha: undefined, approval: FRESH })]);
-    expect(written(p, 1)).toMatchObject({ state: "approved", approval: APPROVAL, briefHash: H, briefId: "x", epoch: 0 });
+    expect(written(p, 1)).toMatchObject({ state: "approved", approval: APPROVAL, briefHash: H, briefId: "x", epoch: 0, statusComment: false });
     expect(p.writes[0]?.from).toBeUndefined();
-    expect(effectKinds(p, 1).slice(0, 2)).toEqual(["snapshot", "status"]);
-    expect(p.effects.find((e) => e.kind === "status")).toMatchObject({ create: true });
+    expect(effectKinds(p, 1)).toEqual(["snapshot"]);
     expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:queued"]);
   });
 
@@ -85,7 +84,7 @@ describe("planTick: approvals", () => {
   it("an approval of a body last edited before it freezes that body", () => {
     const p = plan([item(1, { sha: undefined, approval: { ...FRESH, bodyEditedAt: APPROVAL.at - 1_000 } })]);
     expect(written(p, 1)).toMatchObject({ state: "approved", briefHash: H });
-    expect(effectKinds(p, 1).slice(0, 2)).toEqual(["snapshot", "status"]);
+    expect(effectKinds(p, 1)).toEqual(["snapshot"]);
   });
 
   it("a new approval whose last edit is not known records nothing and says why (fail closed)", () => {
@@ -146,11 +145,30 @@ describe("planTick: the queue and grants", () => {
     expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:claimed"]);
   });
 
+  it.each([
+    ["made under a minute ago is granted once the evidence probe is asked, its events not read again", 59_000, "held"],
+    ["made a minute ago or more has its events read again first", 60_000, undefined],
+  ])("an approval %s", (_name, age, state) => {
+    const approval = { ...APPROVAL, at: NOW - age };
+    const p = plan([item(1, { record: record({ approval }), evidence: null })]);
+    expect(written(p, 1)?.state).toBe(state);
+    expect(p.screen).toEqual(state === undefined ? [1] : []);
+  });
+
+  it("an approval read this tick decides, however recent the recorded one: withdrawn, or replaced by a label of someone who may not approve, grants nothing", () => {
+    const recent = { ...APPROVAL, at: NOW - 1_000 };
+    for (const approval of [{ kind: "withdrawn" as const, by: "mona", at: NOW - 500 }, { kind: "refused" as const, approval: { id: 901, by: "agent", at: NOW - 500 }, why: "agent has the write role" }]) {
+      const p = plan([item(1, { record: record({ approval: recent }), approval, evidence: null })]);
+      expect(written(p, 1)?.state, approval.kind).not.toBe("held");
+      expect(p.effects.some((e) => e.kind === "dispatch"), approval.kind).toBe(false);
+    }
+  });
+
   it("approval and grant in one batch: a new approval with a free slot is claimed in the same tick", () => {
     const p = plan([item(1, { sha: undefined, ...SCREENED })]);
     expect(p.writes).toHaveLength(1);
-    expect(written(p, 1)).toMatchObject({ state: "held", epoch: 1, approval: APPROVAL });
-    expect(effectKinds(p, 1)).toEqual(["snapshot", "status", "dispatch"]);
+    expect(written(p, 1)).toMatchObject({ state: "held", epoch: 1, approval: APPROVAL, statusComment: false });
+    expect(effectKinds(p, 1)).toEqual(["snapshot", "dispatch"]);
   });
 
   it("evidence of other work denies the grant and the slot goes to the next item", () => {
@@ -284,6 +302,55 @@ describe("planTick: a worker's end, and the pull request's life", () => {
     const p = plan([item(1, { record: record({ state: "settled", epoch: 1, outcome: { ok: false, disposition: "refuse", summary: "off brief" } }), issue: issue({ labels: ["bosun:ready", "bosun:needs-human"], open: false, completed: true }), pull: { ...open, state: "merged", mergeSha: "m2" } })]);
     expect(written(p, 1)).toMatchObject({ state: "settled", outcome: { ok: true } });
     expect(labelsOf(p, 1)).toEqual(["bosun:ready", "bosun:done"]);
+  });
+});
+
+describe("planTick: the status comment, only where there is something to say", () => {
+  const heldRecord = record({ state: "held", epoch: 1, pool: "default", leaseUntil: NOW + 600_000, grantedAt: NOW - 60_000, at: NOW - 60_000 });
+  const reviewing = { record: record({ state: "review", epoch: 1, pull: 5 }), issue: issue({ labels: ["bosun:ready", "bosun:review"] }), pull: { number: 5, state: "open" as const, head: "h5", bosunBranch: true } };
+  const statusEffect = (p: TickPlan, n = 1) => p.effects.find((e) => e.kind === "status" && e.n === n);
+  it.each([
+    ["a grant", { record: record({ statusComment: false }), ...SCREENED }, "held"],
+    ["a run that ended done with its pull request open", { record: { ...heldRecord, statusComment: false }, issue: issue({ labels: ["bosun:ready", "bosun:claimed"] }), worker: { kind: "ended" as const, stop: { kind: "done" as const } }, pull: { number: 5, state: "open" as const, head: "h5", bosunBranch: true } }, "review"],
+    ["a merge", { ...reviewing, record: record({ state: "review", epoch: 1, pull: 5, statusComment: false }), pull: { ...reviewing.pull, state: "merged" as const, mergeSha: "m1" } }, "settled"],
+  ])("the happy path says it in labels and on the dashboard: %s posts and edits no status comment", (_name, facts, state) => {
+    const p = plan([item(1, facts)]);
+    expect(written(p, 1)).toMatchObject({ state, statusComment: false });
+    expect(statusEffect(p)).toBeUndefined();
+  });
+  it.each([
+    ["a run that ended failed/retry goes back to the queue", { record: { ...heldRecord, statusComment: false }, issue: issue({ labels: ["bosun:ready", "bosun:claimed"] }), worker: { kind: "ended" as const, stop: { kind: "failed" as const, failure: "retry" as const, reason: "runner lost" } } }, "released"],
+    ["a gate verdict off the brief", { ...reviewing, record: record({ state: "review", epoch: 1, pull: 5, statusComment: false }), gate: { verdict: "fail" as const, failure: "refuse" as const, reason: "paths: docs/x.md is outside the brief", sha: "h5" } }, "settled"],
+    ["a grant nobody dispatched, taken back at its deadline", { record: { ...heldRecord, dispatchBy: NOW - 1, statusComment: false }, issue: issue({ labels: ["bosun:ready", "bosun:claimed"] }), worker: { kind: "unseen" as const } }, "released"],
+  ])("%s: the writer whose batch won posts the status comment, and the record says it has one", (_name, facts, state) => {
+    const p = plan([item(1, facts)]);
+    expect(written(p, 1)).toMatchObject({ state, statusComment: true });
+    expect(statusEffect(p)).toMatchObject({ kind: "status", create: true, record: { state, statusComment: true } });
+  });
+  it("once an item has a status comment it follows every move, even back on the happy path", () => {
+    const p = plan([item(1, { record: record({ state: "released", epoch: 1, notBefore: NOW - 1, statusComment: true }), ...SCREENED })]);
+    expect(written(p, 1)).toMatchObject({ state: "held", epoch: 2, statusComment: true });
+    expect(statusEffect(p)).toMatchObject({ create: true, record: { state: "held" } });
+  });
+  it("the brief changed under a standing approval of an item with no status comment: one record write says it has one, and its writer posts it", () => {
+    const changed = brief({ goal: "Do something else." });
+    const first = plan([item(1, { record: record({ statusComment: false }), issue: issue({ labels: ["bosun:ready", "bosun:queued"] }, changed) })], bosunConfigSchema.parse({}));
+    expect(written(first, 1)).toMatchObject({ state: "approved", briefHash: H, statusComment: true });
+    expect(statusEffect(first)).toMatchObject({ create: true, extras: { waiting: expect.stringContaining("changed after it was approved") as unknown } });
+    expect(labelsOf(first, 1)).toEqual(["bosun:ready", "bosun:queued", "bosun:hold"]);
+    const later = plan([item(1, { record: record({ statusComment: true }), issue: issue({ labels: ["bosun:ready", "bosun:queued", "bosun:hold"] }, changed) })], bosunConfigSchema.parse({}));
+    expect(later.writes).toEqual([]);
+    expect(statusEffect(later)).toBeUndefined();
+  });
+  it("a record written before Bosun kept this (statusComment unknown) is followed as before: its comment is edited, created only by an approval's or a grant's winner", () => {
+    const landing = plan([item(1, { record: heldRecord, issue: issue({ labels: ["bosun:ready", "bosun:claimed"] }), worker: { kind: "ended", stop: { kind: "done" } }, pull: { number: 5, state: "open", head: "h5", bosunBranch: true } })]);
+    expect(written(landing, 1)?.statusComment).toBeUndefined();
+    expect(statusEffect(landing)).toMatchObject({ create: false });
+    expect(statusEffect(plan([item(1, { record: record(), ...SCREENED })]))).toMatchObject({ create: true });
+  });
+  it("an item whose claim ref was cleaned up (an epoch floor above 0) may carry an older life's status comment: unknown, so it is looked for", () => {
+    const p = plan([item(1, { sha: undefined, floor: 2, approval: FRESH })]);
+    expect(written(p, 1)?.statusComment).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import type { ClaimRecord } from "../../../core/claims/claim-record.js";
 import type { BosunConfig } from "../../../core/config/bosun-config.js";
 import type { WorkerState } from "../../../core/engine/decide-step.js";
 import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js";
+import { approvalStands } from "../../../core/scheduler/approval-stands.js";
 import { stopFromRun } from "../../../core/scheduler/stop-from-run.js";
 import type { ApprovalFacts, BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
 import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
@@ -58,11 +59,13 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     const read = await github.issue(n);
     if (read !== undefined && read.open && read.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase())) issues.set(n, read);
   }
-  // An item whose record is not final but whose issue the listing does not show (unlabelled,
-  // closed, or missed by a shifting page): read on its own.
-  for (const [n, c] of refs) {
-    if (issues.has(n) || c.record === undefined || c.record.state === "settled" || c.record.state === "withdrawn") continue;
-    const read = await github.issue(n);
+  // An item whose record is not final but whose issue the listing does not show (closed,
+  // unlabelled, or missed by a shifting page): read on its own — or, when several are missing (a
+  // batch of merges closed their issues), first looked for among the recently closed ones.
+  const missing = [...refs].filter(([n, c]) => !issues.has(n) && c.record !== undefined && c.record.state !== "settled" && c.record.state !== "withdrawn").map(([n]) => n);
+  const closed = missing.length > 1 ? new Map((await github.listClosedApproved(L.ready)).map((i) => [i.number, i])) : new Map<number, ListedIssue>();
+  for (const n of missing) {
+    const read = closed.get(n) ?? (await github.issue(n));
     if (read !== undefined) issues.set(n, read);
   }
 
@@ -78,11 +81,16 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
   const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
   let relisted = false;
-  /** A pull request a record names: from the listing, listed once more if it is not there (it may be newer than the listing), else read on its own. */
-  const pullNamed = async (n: number, number: number): Promise<PullLink | undefined> => {
+  /**
+   * A pull request a record names: from the listing, listed once more if it is not there (it may be
+   * newer than the listing) or if it shows open while its issue, read this tick, is closed (a merge
+   * closes it: the listing is older than the issue, its webhook heard by another replica or lost),
+   * else read on its own.
+   */
+  const pullNamed = async (n: number, number: number, issueClosed: boolean): Promise<PullLink | undefined> => {
     const find = (all: ReadonlyMap<number, readonly PullLink[]>): PullLink | undefined => (all.get(n) ?? []).find((p) => p.number === number);
     let found = find(await needPulls());
-    if (found === undefined && !relisted) {
+    if ((found === undefined || (found.state === "open" && issueClosed)) && !relisted) {
       relisted = true;
       github.invalidate("pulls");
       pulls = await github.linkedPulls();
@@ -92,6 +100,8 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   };
 
   const items: ItemFacts[] = [];
+  /** New approvals read this tick, whose body's edit time is read for all of them at once after the loop. */
+  const newApprovals: Array<{ facts: { approval?: ApprovalFacts }; n: number; body: string; updatedAt: number; approval: ApprovalFacts }> = [];
   for (const n of numbers) {
     const listedIssue = issues.get(n);
     const claim = refs.get(n);
@@ -112,10 +122,10 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     const ended = r?.state === "invalid" || r?.state === "settled" || r?.state === "withdrawn";
     const awaitsApproval = (r?.state === "approved" || r?.state === "released") && issueFacts !== undefined && (!issueFacts.brief.ok || issueFacts.brief.hash !== r.briefHash);
     if (labelled && (input.hinted.has(n) || r?.approval === undefined || ((ended || awaitsApproval) && changedSinceRead))) {
-      const approval = await withEditTime(github, n, listedIssue.body, r, await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config)));
+      const approval = await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config));
       facts.approval = approval;
-      // A new approval whose text could not be placed is read again next tick, changed or not.
-      if (approval.kind !== "approved" || approval.approval.id === r?.approval?.id || approval.bodyEditedAt !== undefined) memory.approvalsRead.set(n, listedIssue.updatedAt);
+      if (isNew(approval, r)) newApprovals.push({ facts, n, body: listedIssue.body, updatedAt: listedIssue.updatedAt, approval });
+      else memory.approvalsRead.set(n, listedIssue.updatedAt);
     }
 
     // A grant starts above every epoch the item ever had: its floor, and any run titled for it; and
@@ -152,7 +162,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       facts.worker = worker;
     }
     if ((r?.state === "review" || r?.state === "merged") && r.pull !== undefined) {
-      const pull = await pullNamed(n, r.pull);
+      const pull = await pullNamed(n, r.pull, listedIssue?.open === false);
       if (pull !== undefined) {
         facts.pull = pullFacts(pull);
         if (pull.state === "open") {
@@ -167,6 +177,14 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       if (merged !== undefined) facts.pull = pullFacts(merged);
     }
     items.push(facts);
+  }
+  // The new approvals' edit times, in one read.
+  const edits = await withEditTimes(github, newApprovals);
+  for (const [i, entry] of newApprovals.entries()) {
+    const approval = edits[i] ?? entry.approval;
+    entry.facts.approval = approval;
+    // A new approval whose text could not be placed is read again next tick, changed or not.
+    if (approval.kind !== "approved" || approval.bodyEditedAt !== undefined) memory.approvalsRead.set(entry.n, entry.updatedAt);
   }
   // Blockers named `#m` that the listing does not show: their issue decides (closed as completed is done).
   const known = new Set(items.map((i) => i.n));
@@ -192,33 +210,53 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
 export async function screenItems(input: GatherInput, facts: TickFacts, screen: readonly number[]): Promise<TickFacts> {
   const { github, config } = input;
   const want = new Set(screen);
+  // The grant's writer checks the snapshot is there before it dispatches: what this process does not know, read in one go.
+  await github.readBotComments(screen);
   const items: ItemFacts[] = [];
+  const unread: Array<{ at: number; n: number; body: string | undefined; approval: ApprovalFacts }> = [];
   for (const item of facts.items) {
     if (!want.has(item.n) || item.issue === undefined) {
       items.push(item);
       continue;
     }
     const issue = item.issue;
-    const body = input.memory.bodies.get(item.n)?.body;
-    const approval = item.approval ?? (await withEditTime(github, item.n, body, item.record, await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config))));
+    let approval = item.approval;
+    // Made a moment ago, the approval was read after it was made: not read again (`approvalStands`).
+    if (approval === undefined && approvalStands(item, facts.now) !== true) {
+      approval = await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config));
+      if (isNew(approval, item.record)) unread.push({ at: items.length, n: item.n, body: input.memory.bodies.get(item.n)?.body, approval });
+    }
     const evidence = await github.evidence(item.n, item.record === undefined || item.record.epoch === 0);
-    items.push({ ...item, approval, evidence });
+    items.push({ ...item, ...(approval === undefined ? {} : { approval }), evidence });
+  }
+  const edits = await withEditTimes(github, unread);
+  for (const [i, entry] of unread.entries()) {
+    const approval = edits[i];
+    const item = items[entry.at];
+    if (approval !== undefined && item !== undefined) items[entry.at] = { ...item, approval };
   }
   return { ...facts, items };
 }
 
+/** An approval the record does not hold yet: the text it approves must be placed by the body's edit time. */
+const isNew = (approval: ApprovalFacts, r: ClaimRecord | undefined): boolean => approval.kind === "approved" && approval.approval.id !== r?.approval?.id;
+
 /**
- * A new approval (not the one recorded) with when the issue's body was last edited, read with the
- * body: only when that body is the one the tick parsed does its edit time speak for the text the
- * plan would freeze. Otherwise (moving, unreadable) the edit time is left unknown.
+ * New approvals (not the ones recorded) with when each issue's body was last edited, read with the
+ * body — every one of them in one read: only when that body is the one the tick parsed does its
+ * edit time speak for the text the plan would freeze. Otherwise (moving, unreadable) the edit time
+ * is left unknown. Answers the approvals in the order given.
  */
-async function withEditTime(github: TickReads, n: number, body: string | undefined, r: ClaimRecord | undefined, approval: ApprovalFacts): Promise<ApprovalFacts> {
-  if (approval.kind !== "approved" || approval.approval.id === r?.approval?.id) return approval;
-  const read = await github.bodyEdit(n);
+async function withEditTimes(github: TickReads, entries: ReadonlyArray<{ readonly n: number; readonly body: string | undefined; readonly approval: ApprovalFacts }>): Promise<ApprovalFacts[]> {
+  if (entries.length === 0) return [];
+  const reads = await github.bodyEdits(entries.map((e) => e.n));
   // Line endings aside (a browser sends CRLF), the two reads must hold the same text.
   const same = (a: string, b: string): boolean => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
-  if (read === undefined || body === undefined || !same(read.body, body)) return approval;
-  return { ...approval, bodyEditedAt: read.editedAt };
+  return entries.map(({ n, body, approval }) => {
+    const read = reads.get(n);
+    if (approval.kind !== "approved" || read === undefined || body === undefined || !same(read.body, body)) return approval;
+    return { ...approval, bodyEditedAt: read.editedAt };
+  });
 }
 
 function pullFacts(p: PullLink): PullFacts {

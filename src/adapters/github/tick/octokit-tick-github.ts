@@ -8,7 +8,7 @@ import { createConditionalGet } from "../conditional-get.js";
 import { statusOf } from "../status-of.js";
 import { issueOfBranch } from "./issue-of-branch.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
-import type { BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
+import type { BodyEdit, BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
 
 /** The check run the gate posts its verdict as; branch protection requires it by this name. */
 export const GATE_CHECK_NAME = "bosun/gate";
@@ -36,6 +36,33 @@ const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 
 const BODY_EDIT_QUERY = "query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) { issue(number: $number) { body lastEditedAt } } }";
+/** Issues per body-edit query: one alias each (`i<n>: issue(number: n)`). */
+const BODY_EDITS_PER_QUERY = 50;
+const bodyEditsQuery = (numbers: readonly number[]): string => `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${numbers.map((n) => `i${n}: issue(number: ${n}) { body lastEditedAt }`).join(" ")} } }`;
+type EditedIssue = { body: string; lastEditedAt: string | null } | null | undefined;
+/** An issue's body and edit time as GraphQL answered them; undefined when they do not make a pair. */
+const bodyEditOf = (issue: EditedIssue): BodyEdit | undefined => {
+  if (issue === undefined || issue === null) return undefined;
+  const at = issue.lastEditedAt === null ? null : Date.parse(issue.lastEditedAt);
+  return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
+};
+
+/** Issues per comments query, and comments read per issue (an issue with more is read through REST's pages). */
+const COMMENTS_PER_QUERY = 20;
+const commentsQuery = (numbers: readonly number[]): string => `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${numbers.map((n) => `i${n}: issue(number: ${n}) { comments(first: 100) { totalCount nodes { databaseId body author { __typename login } } } }`).join(" ")} } }`;
+
+/** Bosun's snapshot (its latest) and status comment (its first) among an issue's comments, oldest first. */
+function bosunsComments(all: ReadonlyArray<{ readonly id: number; readonly body: string; readonly bot: boolean }>): BotComments {
+  const found: { -readonly [K in keyof BotComments]: BotComments[K] } = {};
+  for (const c of all) {
+    if (!c.bot) continue;
+    if (isSnapshotComment(c.body)) {
+      const parsed = parseSnapshotComment(c.body, `comment ${c.id}`);
+      found.snapshot = parsed.ok ? { id: c.id, hash: parsed.snapshot.hash } : { id: c.id, hash: "" };
+    } else if (isStatusComment(c.body) && found.status === undefined) found.status = { id: c.id, body: c.body };
+  }
+  return found;
+}
 
 /** How long a collaborator's role is trusted before it is asked again. */
 const ROLE_MAX_AGE_MS = 5 * 60_000;
@@ -108,6 +135,11 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       return [...byNumber.values()].sort((a, b) => a.createdAt - b.createdAt || a.number - b.number);
     },
 
+    async listClosedApproved(label) {
+      const data = await conditional(`closed:${label}`, (headers) => octokit.rest.issues.listForRepo({ owner, repo, labels: label, state: "closed", per_page: 100, sort: "updated", direction: "desc", headers }));
+      return data.filter((i) => i.pull_request === undefined).map((i) => listedOf(i as RestIssue));
+    },
+
     async issue(n) {
       // A 404 can be a replica that has not caught up: asked again before the issue counts as gone (410, deleted, is final).
       for (let attempt = 1; ; attempt++) {
@@ -141,20 +173,40 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       return why === undefined ? { kind: "approved", approval } : { kind: "refused", approval, why };
     },
 
-    async bodyEdit(n) {
+    async bodyEdits(numbers) {
       // REST's issue has no edit time (its `updated_at` moves on labels and comments too); GraphQL's
       // `lastEditedAt` of the `Comment` interface is the body's last edit
-      // (docs.github.com/en/graphql/reference/interfaces#comment). The body comes in the same read.
-      try {
-        const data = await octokit.graphql<{ repository: { issue: { body: string; lastEditedAt: string | null } | null } | null }>(BODY_EDIT_QUERY, { owner, name: repo, number: n });
-        const issue = data.repository?.issue;
-        if (issue === undefined || issue === null) return undefined;
-        const at = issue.lastEditedAt === null ? null : Date.parse(issue.lastEditedAt);
-        return at !== null && Number.isNaN(at) ? undefined : { body: issue.body, editedAt: at };
-      } catch {
-        // Not known (not found yet, an error): the approval waits for a read that answers.
-        return undefined;
+      // (docs.github.com/en/graphql/reference/interfaces#comment). The body comes in the same read,
+      // and every new approval of a tick in one query: one alias per issue.
+      const out = new Map<number, BodyEdit>();
+      const one = async (n: number): Promise<void> => {
+        try {
+          const data = await octokit.graphql<{ repository: { issue: EditedIssue } | null }>(BODY_EDIT_QUERY, { owner, name: repo, number: n });
+          const read = bodyEditOf(data.repository?.issue);
+          if (read !== undefined) out.set(n, read);
+        } catch {
+          // Not known (not found yet, an error): the approval waits for a read that answers.
+        }
+      };
+      const unique = [...new Set(numbers)].filter((n) => Number.isSafeInteger(n) && n > 0);
+      for (let i = 0; i < unique.length; i += BODY_EDITS_PER_QUERY) {
+        const chunk = unique.slice(i, i + BODY_EDITS_PER_QUERY);
+        if (chunk.length === 1) {
+          await one(chunk[0] as number);
+          continue;
+        }
+        try {
+          const data = await octokit.graphql<{ repository: Record<string, EditedIssue> | null }>(bodyEditsQuery(chunk), { owner, name: repo });
+          for (const n of chunk) {
+            const read = bodyEditOf(data.repository?.[`i${n}`]);
+            if (read !== undefined) out.set(n, read);
+          }
+        } catch {
+          // One issue the query cannot resolve (gone, not found yet) fails the whole answer: each is asked on its own.
+          for (const n of chunk) await one(n);
+        }
       }
+      return out;
     },
 
     async role(login) {
@@ -259,17 +311,31 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       const cached = comments.get(n);
       if (cached !== undefined && !fresh) return cached;
       const all = await octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: n, per_page: 100 });
-      const found: { -readonly [K in keyof BotComments]: BotComments[K] } = {};
-      for (const c of all) {
-        if (normalizeLogin(c.user?.login ?? "") !== bot || c.user?.type !== "Bot") continue;
-        const body = c.body ?? "";
-        if (isSnapshotComment(body)) {
-          const parsed = parseSnapshotComment(body, `comment ${c.id}`);
-          found.snapshot = parsed.ok ? { id: c.id, hash: parsed.snapshot.hash } : { id: c.id, hash: "" };
-        } else if (isStatusComment(body) && found.status === undefined) found.status = { id: c.id, body };
-      }
+      const found = bosunsComments(all.map((c) => ({ id: c.id, body: c.body ?? "", bot: normalizeLogin(c.user?.login ?? "") === bot && c.user?.type === "Bot" })));
       comments.set(n, found);
       return found;
+    },
+
+    async readBotComments(numbers) {
+      const unknown = [...new Set(numbers)].filter((n) => Number.isSafeInteger(n) && n > 0 && !comments.has(n));
+      for (let i = 0; i < unknown.length; i += COMMENTS_PER_QUERY) {
+        const chunk = unknown.slice(i, i + COMMENTS_PER_QUERY);
+        let data: { repository: Record<string, { comments: { totalCount: number; nodes: Array<{ databaseId: number; body: string; author: { __typename: string; login: string } | null } | null> } } | null> | null };
+        try {
+          data = await octokit.graphql(commentsQuery(chunk), { owner, name: repo });
+        } catch {
+          // Each issue is read on its own when its comments are needed.
+          continue;
+        }
+        for (const n of chunk) {
+          const connection = data.repository?.[`i${n}`]?.comments;
+          const nodes = connection?.nodes.filter((c) => c !== null) ?? [];
+          // Only a whole list says what is not there.
+          if (connection === undefined || nodes.length < connection.totalCount) continue;
+          // GraphQL names an App's bot by its slug, as a `Bot`: `bosun[bot]` is `{__typename: "Bot", login: "bosun"}`.
+          comments.set(n, bosunsComments(nodes.map((c) => ({ id: c.databaseId, body: c.body, bot: c.author?.__typename === "Bot" && normalizeLogin(c.author.login) === bot }))));
+        }
+      }
     },
 
     invalidate(what) {

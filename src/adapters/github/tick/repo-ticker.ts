@@ -15,7 +15,7 @@ import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js
 import { landHeld } from "../../../core/scheduler/land-held.js";
 import { mirrorLabels } from "../../../core/scheduler/mirror-labels.js";
 import { parseLandCommand } from "../../../core/scheduler/parse-land-command.js";
-import { renderStatusComment, type StatusExtras } from "../../../core/scheduler/status-comment.js";
+import { markStatus, renderStatusComment, type StatusExtras } from "../../../core/scheduler/status-comment.js";
 import { stepOptionsOf } from "../../../core/scheduler/step-options-of.js";
 import type { TickView } from "../../../core/scheduler/tick-plan.js";
 import type { Stop } from "../../../core/stop/stop.js";
@@ -218,7 +218,7 @@ export class RepoTicker {
     const key = (await store.current(`${config.claims.ref_prefix}${n}`)).record?.key;
     if (key === undefined) return `#${n} has no record to retry`;
     store.bind(key, `${config.claims.ref_prefix}${n}`);
-    const written = await store.transition(key, (r) => (r?.state === "settled" && (which === "requeue" || r.outcome?.ok !== true) ? { ...r, holder: `${this.options.holder} for ${person}`, state: "released", notBefore: now, at: now } : `#${n} is not waiting for a human`), now);
+    const written = await store.transition(key, (r) => (r?.state === "settled" && (which === "requeue" || r.outcome?.ok !== true) ? markStatus(r, { ...r, holder: `${this.options.holder} for ${person}`, state: "released", notBefore: now, at: now }) : `#${n} is not waiting for a human`), now);
     if (!written.ok) return written.detail;
     await this.mirror(config, n, written.record, {});
     return "requeued";
@@ -231,7 +231,7 @@ export class RepoTicker {
     const found = await store.current(`${config.claims.ref_prefix}${n}`);
     if (found.record === undefined) return `#${n} has no record of Bosun's`;
     store.bind(found.record.key, `${config.claims.ref_prefix}${n}`);
-    const written = await store.transition(found.record.key, (r) => (r !== undefined && (r.state === "merged" || r.state === "review" || (r.state === "settled" && r.outcome?.ok !== true)) ? { ...r, holder: this.options.holder, state: "settled", merge, outcome: { ok: true, disposition: "ok", summary }, at: now } : `#${n} is ${r?.state ?? "unrecorded"}, not merged`), now);
+    const written = await store.transition(found.record.key, (r) => (r !== undefined && (r.state === "merged" || r.state === "review" || (r.state === "settled" && r.outcome?.ok !== true)) ? markStatus(r, { ...r, holder: this.options.holder, state: "settled", merge, outcome: { ok: true, disposition: "ok", summary }, at: now }) : `#${n} is ${r?.state ?? "unrecorded"}, not merged`), now);
     if (!written.ok) return written.detail;
     await this.mirror(config, n, written.record, {});
     const issue = await this.github.issue(n);
@@ -239,11 +239,20 @@ export class RepoTicker {
     return "done";
   }
 
-  /** Puts the status comment and the labels in line with a record this ticker just wrote. */
+  /**
+   * Puts the status comment and the labels in line with a record this ticker just wrote: the
+   * comment only where the item has one or the record calls for one (then this writer, whose write
+   * won, posts it if it is not there); an item on the happy path has none and costs no read.
+   */
   private async mirror(config: BosunConfig, n: number, record: ClaimRecord, extras: StatusExtras): Promise<void> {
-    const body = renderStatusComment(record, extras);
-    const comments = await this.github.botComments(n, false);
-    if (comments.status !== undefined && comments.status.body.trim() !== body.trim()) await this.github.updateComment(comments.status.id, body);
+    if (record.statusComment !== false) {
+      const body = renderStatusComment(record, extras);
+      let comments = await this.github.botComments(n, false);
+      if (comments.status === undefined && record.statusComment === true) comments = await this.github.botComments(n, true);
+      if (comments.status !== undefined) {
+        if (comments.status.body.trim() !== body.trim()) await this.github.updateComment(comments.status.id, body);
+      } else if (record.statusComment === true) await this.github.comment(n, body);
+    }
     const issue = await this.github.issue(n);
     if (issue === undefined) return;
     const labels = mirrorLabels(issue.labels, record, config.labels);

@@ -17,6 +17,12 @@ export interface ListedIssue {
   readonly completed: boolean;
 }
 
+/** An issue's body with the time it was last edited (ms; null: never edited). */
+export interface BodyEdit {
+  readonly body: string;
+  readonly editedAt: number | null;
+}
+
 /** A workflow run as listed. */
 export interface RunView {
   readonly id: number;
@@ -55,15 +61,22 @@ export interface BotComments {
 export interface TickReads {
   /** Open issues carrying the approval label, with their bodies. */
   listApproved(label: string): Promise<readonly ListedIssue[]>;
+  /**
+   * The most recently updated closed issues carrying the approval label, one page (conditional):
+   * where several items whose life is not over left the open listing at once (a merge closes its
+   * issue), one read finds most of them.
+   */
+  listClosedApproved(label: string): Promise<readonly ListedIssue[]>;
   /** One issue read fresh (an item in flight the listing missed, a blocker); undefined when gone. */
   issue(n: number): Promise<ListedIssue | undefined>;
   /** The issue's approval as its events say now, and whether its actor may approve. */
   approval(n: number, label: string, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts>;
   /**
-   * The issue's body and when it was last edited (GraphQL `lastEditedAt`, null: never), read
-   * together so the one goes with the other; undefined when they could not be read.
+   * Issues' bodies and when each was last edited (GraphQL `lastEditedAt`, null: never), each body
+   * read together with its edit time so the one goes with the other — all of them in one query.
+   * An issue whose pair could not be read is missing from the answer.
    */
-  bodyEdit(n: number): Promise<{ readonly body: string; readonly editedAt: number | null } | undefined>;
+  bodyEdits(numbers: readonly number[]): Promise<ReadonlyMap<number, BodyEdit>>;
   /** A collaborator's role (`role_name`), `none` when not one. */
   role(login: string): Promise<string>;
   /** Runs started by workflow_dispatch, newest first: the first page, and further pages while `enough` says some are missing. */
@@ -83,6 +96,12 @@ export interface TickReads {
    * one, the guard against a second); otherwise what this process last read or wrote will do.
    */
   botComments(n: number, fresh: boolean): Promise<BotComments>;
+  /**
+   * Reads Bosun's comments on the issues this process does not know yet, all in one query, so that
+   * `botComments(n, false)` answers from what it read: before grants, whose writer must know the
+   * snapshot is there. Best effort: an issue it could not read whole is read on its own when asked.
+   */
+  readBotComments(numbers: readonly number[]): Promise<void>;
   /** Pull requests or branches changed (a webhook said so): list them again next time. */
   invalidate(what: "pulls" | "branches" | "gates"): void;
 }
