@@ -20,9 +20,18 @@ const entrySchema = z.strictObject({
   micros: z.number().int().nonnegative(),
   settled: z.boolean(),
 });
-const fileSchema = z.strictObject({ v: z.literal(1), entries: z.array(entrySchema) });
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Version 1 kept every run's entry; version 2 keeps the runs in flight and each day's settled spend. */
+const fileSchema = z.discriminatedUnion("v", [
+  z.strictObject({ v: z.literal(1), entries: z.array(entrySchema) }),
+  z.strictObject({
+    v: z.literal(2),
+    reservations: z.array(entrySchema.omit({ settled: true })),
+    spent: z.array(z.strictObject({ pool: z.string(), day: z.string().regex(DAY, "must be a UTC date, 2026-12-03"), micros: z.number().int().nonnegative() })),
+  }),
+]);
 
-/** Entries older than this are dropped when the ledger is written: past every window a cap covers. */
+/** Reservations and days older than this are dropped when the ledger is written: past every window a cap covers. */
 const KEEP_MS = 8 * 86_400_000;
 /** A lock older than this was left by a drain that died holding it (a write takes milliseconds). */
 const STALE_LOCK_MS = 30_000;
@@ -56,7 +65,7 @@ export class FileSpendLedger implements SpendLedger {
     this.lockPath = join(this.dir, "ledger.lock");
   }
 
-  async rooms(now: number): Promise<CapRoom[]> {
+  async rooms(now: number): Promise<readonly CapRoom[]> {
     return (await this.read()).rooms(this.options.caps, now);
   }
 
@@ -69,11 +78,11 @@ export class FileSpendLedger implements SpendLedger {
     });
   }
 
-  async settle(ticket: string, reported: number | undefined, now: number): Promise<CapRoom[]> {
+  async settle(ticket: string, reported: number | undefined, now: number): Promise<readonly CapRoom[]> {
     return this.change(now, (book) => ({ write: book.settle(ticket, reported), result: book.rooms(this.options.caps, now) }));
   }
 
-  async cancel(ticket: string, now: number): Promise<CapRoom[]> {
+  async cancel(ticket: string, now: number): Promise<readonly CapRoom[]> {
     return this.change(now, (book) => ({ write: book.cancel(ticket), result: book.rooms(this.options.caps, now) }));
   }
 
@@ -109,14 +118,21 @@ export class FileSpendLedger implements SpendLedger {
     }
     const parsed = fileSchema.safeParse(json);
     if (!parsed.success) throw new SpendLedgerError(`${this.path} is not a spend ledger (${parsed.error.issues[0]?.message ?? "invalid"}): what was spent is unknown; fix or remove it`);
-    return new SpendBook(parsed.data.entries);
+    const data = parsed.data;
+    if (data.v === 1) return new SpendBook(data.entries);
+    return new SpendBook(
+      data.reservations.map((r) => ({ ...r, settled: false })),
+      data.spent.map((d) => ({ pool: d.pool, day: Date.parse(`${d.day}T00:00:00Z`), micros: d.micros })),
+    );
   }
 
   private async write(book: SpendBook): Promise<void> {
     const temp = join(this.dir, `.ledger.${randomBytes(6).toString("hex")}.tmp`);
     const file = await open(temp, "wx");
     try {
-      await file.writeFile(`${JSON.stringify({ v: 1, entries: book.list() })}\n`, "utf8");
+      const reservations = book.reservations().map(({ ticket, item, pool, at, micros }) => ({ ticket, item, pool, at, micros }));
+      const spent = book.spentByDay().map((d) => ({ pool: d.pool, day: new Date(d.day).toISOString().slice(0, 10), micros: d.micros }));
+      await file.writeFile(`${JSON.stringify({ v: 2, reservations, spent })}\n`, "utf8");
       await file.sync();
     } finally {
       await file.close();

@@ -3,13 +3,13 @@ import { formatUsd } from "./budget-cap.js";
 /** What an item could reserve from, in micro-dollars, as each face knows it. */
 export interface ReservationInput {
   /** The brief's own money cap, `budget.usd`. */
-  readonly brief?: number;
+  readonly brief?: number | undefined;
   /** Its pool's per-item cap (`budgets.pools.<p>.item_usd`, else `budgets.item_usd`; locally `--item-usd`). */
-  readonly itemCap?: number;
+  readonly itemCap?: number | undefined;
   /** The 90th percentile of what runs of its task class reported costing, when any did. */
-  readonly p90?: number;
+  readonly p90?: number | undefined;
   /** Its task class, to name in the reason when nothing gives a figure. */
-  readonly taskClass?: string;
+  readonly taskClass?: string | undefined;
 }
 
 export type Reservation =

@@ -8,8 +8,8 @@ export interface ReserveRequest {
 }
 
 export type ReserveResult =
-  | { readonly ok: true; readonly ticket: string; readonly rooms: CapRoom[] }
-  | { readonly ok: false; readonly hold: BudgetHold; readonly rooms: CapRoom[] };
+  | { readonly ok: true; readonly ticket: string; readonly rooms: readonly CapRoom[] }
+  | { readonly ok: false; readonly hold: BudgetHold; readonly rooms: readonly CapRoom[] };
 
 /**
  * Where spend and reservations live, shared by everyone who dispatches against the same caps
@@ -19,11 +19,11 @@ export type ReserveResult =
  */
 export interface SpendLedger {
   /** What each cap has used in its current window. */
-  rooms(now: number): Promise<CapRoom[]>;
+  rooms(now: number): Promise<readonly CapRoom[]>;
   /** Reserves when it fits under every cap (checked again here, atomically); otherwise the cap it does not fit. */
   reserve(request: ReserveRequest, now: number): Promise<ReserveResult>;
   /** The run ended: its reported cost (micro-dollars) replaces the reservation; undefined keeps the reservation as spent. */
-  settle(ticket: string, reported: number | undefined, now: number): Promise<CapRoom[]>;
+  settle(ticket: string, reported: number | undefined, now: number): Promise<readonly CapRoom[]>;
   /** Nothing ran: the reservation is given back. */
-  cancel(ticket: string, now: number): Promise<CapRoom[]>;
+  cancel(ticket: string, now: number): Promise<readonly CapRoom[]>;
 }

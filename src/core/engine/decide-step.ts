@@ -304,9 +304,10 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
         else budgetHeld.add(hold.pool);
         continue;
       }
-      money.rooms.forEach((room, i) => {
-        if (room.cap.pool === undefined || room.cap.pool === item.pool) reserved[i] = (reserved[i] ?? 0) + reserve;
-      });
+      for (let i = 0; i < money.rooms.length; i++) {
+        const cap = (money.rooms[i] as CapRoom).cap;
+        if (cap.pool === undefined || cap.pool === item.pool) reserved[i] = (reserved[i] as number) + reserve;
+      }
     }
     decisions.push(reserve === undefined ? { kind: "claim", id: item.id, pool: item.pool } : { kind: "claim", id: item.id, pool: item.pool, reserve });
     add(item.pool, 1);
@@ -331,14 +332,8 @@ export function decideStep(state: StepState, options: StepOptions): Decision[] {
  * its pool and it names no figure; otherwise the reservation rule's answer (reservationFor).
  */
 function price(item: ReadyItem, money: StepBudget): { ok: true; micros: number } | { ok: false; reason: string } | undefined {
-  const itemCap = money.itemCap?.(item.pool);
-  const p90 = item.taskClass === undefined ? undefined : money.p90?.(item.taskClass);
-  const r = reservationFor({
-    ...(item.usd === undefined ? {} : { brief: item.usd }),
-    ...(itemCap === undefined ? {} : { itemCap }),
-    ...(p90 === undefined ? {} : { p90 }),
-    ...(item.taskClass === undefined ? {} : { taskClass: item.taskClass }),
-  });
+  // Asked for every ready item a step looks at: one input object, nothing spread.
+  const r = reservationFor({ brief: item.usd, itemCap: money.itemCap?.(item.pool), p90: item.taskClass === undefined ? undefined : money.p90?.(item.taskClass), taskClass: item.taskClass });
   if (r.ok) return r;
   return anyCapCovers(money.rooms, item.pool) ? r : undefined;
 }

@@ -146,7 +146,8 @@ export class Engine<P> {
       if (item === undefined) return;
       this.taken.set(item.id, item);
       if (!this.purse.watched) yield { id: item.id, pool: LOCAL_POOL };
-      else yield { id: item.id, pool: LOCAL_POOL, taskClass: taskClassOf({ claim_key: item.claimKey }), ...(item.usd === undefined ? {} : { usd: item.usd }) };
+      else if (item.usd === undefined) yield { id: item.id, pool: LOCAL_POOL, taskClass: taskClassOf({ claim_key: item.claimKey }) };
+      else yield { id: item.id, pool: LOCAL_POOL, taskClass: taskClassOf({ claim_key: item.claimKey }), usd: item.usd };
     }
   }
 

@@ -3,7 +3,7 @@
  * at once never reserve past the cap between them, whatever the interleaving; a lock left by a
  * drain that died is broken; a ledger that cannot be read stops the drain instead of guessing.
  */
-import { mkdir, mkdtemp, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,5 +53,36 @@ describe("the file spend ledger", () => {
     expect((await ledger.reserve({ item: "a", pool: "local", micros: M }, NOW)).ok).toBe(true);
     await writeFile(join(stateDir, "budget", "ledger.json"), "{not json");
     await expect(ledger.rooms(NOW)).rejects.toBeInstanceOf(SpendLedgerError);
+  });
+
+  it("stores the runs in flight and each day's spend, not every run: the file stays small however many runs a day sees", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), "bosun-ledger-"));
+    const ledger = new FileSpendLedger({ stateDir, caps: [cap], holder: "d" });
+    const sizes: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const r = await ledger.reserve({ item: `i${i}`, pool: "local", micros: 0.1 * M }, NOW + i);
+      if (!r.ok) throw new Error("expected a reservation");
+      await ledger.settle(r.ticket, 0.05 * M, NOW + i);
+      sizes.push((await stat(join(stateDir, "budget", "ledger.json"))).size);
+    }
+    // One run's entry alone would take about a hundred bytes: sixty of them, thousands.
+    expect(Math.max(...sizes)).toBeLessThan(120);
+    expect(JSON.parse(await readFile(join(stateDir, "budget", "ledger.json"), "utf8"))).toEqual({ v: 2, reservations: [], spent: [{ pool: "local", day: "2026-12-03", micros: 3 * M }] });
+    expect((await ledger.rooms(NOW))[0]?.used).toBe(3 * M);
+  });
+
+  it("reads a ledger an earlier Bosun wrote (every run an entry) and counts it the same", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), "bosun-ledger-"));
+    await mkdir(join(stateDir, "budget"));
+    const entries = [
+      { ticket: "old:a:1", item: "a", pool: "local", at: NOW - 3_600_000, micros: 2 * M, settled: true },
+      { ticket: "old:b:2", item: "b", pool: "local", at: NOW - 60_000, micros: 1 * M, settled: false },
+    ];
+    await writeFile(join(stateDir, "budget", "ledger.json"), JSON.stringify({ v: 1, entries }));
+    const ledger = new FileSpendLedger({ stateDir, caps: [cap], holder: "d" });
+    expect((await ledger.rooms(NOW))[0]?.used).toBe(3 * M);
+    // The run in flight that the old drain reserved settles in the new ledger.
+    expect((await ledger.settle("old:b:2", 0.5 * M, NOW))[0]?.used).toBe(2.5 * M);
+    expect(JSON.parse(await readFile(join(stateDir, "budget", "ledger.json"), "utf8"))).toMatchObject({ v: 2, reservations: [] });
   });
 });
