@@ -1,6 +1,10 @@
 // Drain benchmark (DESIGN.md "Benchmarks"): `bosun drain` over 2,000 briefs, pool 64, worker
 // `true`, run from source in a child process, as a user runs it. Prints progress and one JSON
-// object as its last line: {items, pool, seconds, items_per_s, peak_rss_mb}. Target ≥ 200/s.
+// object as its last line: {items, pool, seconds, items_per_s, peak_rss_mb, cpu_ms_per_item}.
+// Target ≥ 200/s. `cpu_ms_per_item` is the CPU of the drain, its spawners and the workers they
+// reaped, sampled from /proc every 100 ms (the last moments uncounted; absent where /proc is not):
+// on a machine shared with other work it moves with the code, where items_per_s moves with the
+// neighbours too. `npm run bench -- workers` gives the ceiling: the worker path alone.
 // Run: npm run bench -- drain   (or npx tsx bench/drain.ts [items] [pool])
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -40,6 +44,32 @@ function peakRssMb(pid: number): number | undefined {
   }
 }
 
+/** CPU seconds of a process and of the children it reaped (/proc/<pid>/stat fields 14–17, in USER_HZ ticks). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last CPU seen of the drain and of each of its children (the spawners), by pid. */
+const cpuSeen = new Map<number, number>();
+function sampleCpu(pid: number): void {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ").filter((c) => c !== "").map(Number);
+  } catch {
+    // gone, or not Linux
+  }
+  for (const p of [pid, ...children]) {
+    const cpu = cpuSeconds(p);
+    if (cpu !== undefined) cpuSeen.set(p, cpu);
+  }
+}
+
 const started = performance.now();
 const entry = compiled ? [BIN] : ["--import", TSX, CLI];
 const child = spawn(process.execPath, [...entry, "drain", "--briefs", briefs, "--state", join(dir, "state"), "--pool", String(pool), "--run", "true"], {
@@ -56,7 +86,10 @@ child.stdout.on("data", (b: Buffer) => {
   for (const line of lines) if (line.startsWith("LAND ")) lands++;
   peak = Math.max(peak, peakRssMb(child.pid ?? 0) ?? 0);
 });
-const watch = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid ?? 0) ?? 0)), 100);
+const watch = setInterval(() => {
+  peak = Math.max(peak, peakRssMb(child.pid ?? 0) ?? 0);
+  sampleCpu(child.pid ?? 0);
+}, 100);
 const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
 clearInterval(watch);
 const seconds = (performance.now() - started) / 1000;
@@ -64,4 +97,5 @@ const journal = (await readFile(join(dir, "state", "journal.jsonl"), "utf8").cat
 console.log(`drain exited ${code} after ${seconds.toFixed(2)}s; ${lands} LAND lines, ${journal} LAND events journalled`);
 await rm(dir, { recursive: true, force: true });
 const round = (x: number, d: number): number => Number(x.toFixed(d));
-console.log(JSON.stringify({ items, pool, ...(compiled ? { compiled } : {}), seconds: round(seconds, 2), items_per_s: round(journal / seconds, 1), peak_rss_mb: round(peak, 1) }));
+const cpu = [...cpuSeen.values()].reduce((a, b) => a + b, 0);
+console.log(JSON.stringify({ items, pool, ...(compiled ? { compiled } : {}), seconds: round(seconds, 2), items_per_s: round(journal / seconds, 1), peak_rss_mb: round(peak, 1), ...(cpuSeen.size === 0 ? {} : { cpu_ms_per_item: round((cpu * 1000) / items, 2) }) }));
