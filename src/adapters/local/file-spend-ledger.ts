@@ -103,27 +103,7 @@ export class FileSpendLedger implements SpendLedger {
   }
 
   private async read(): Promise<SpendBook> {
-    let text: string;
-    try {
-      text = await readFile(this.path, "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return new SpendBook();
-      throw err;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new SpendLedgerError(`${this.path} is not JSON: what was spent is unknown; fix or remove it`);
-    }
-    const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) throw new SpendLedgerError(`${this.path} is not a spend ledger (${parsed.error.issues[0]?.message ?? "invalid"}): what was spent is unknown; fix or remove it`);
-    const data = parsed.data;
-    if (data.v === 1) return new SpendBook(data.entries);
-    return new SpendBook(
-      data.reservations.map((r) => ({ ...r, settled: false })),
-      data.spent.map((d) => ({ pool: d.pool, day: Date.parse(`${d.day}T00:00:00Z`), micros: d.micros })),
-    );
+    return (await readSpendBook(this.options.stateDir)) ?? new SpendBook();
   }
 
   private async write(book: SpendBook): Promise<void> {
@@ -161,4 +141,33 @@ export class FileSpendLedger implements SpendLedger {
       await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
     }
   }
+}
+
+/**
+ * The spend book of a state folder as its ledger holds it now (no lock: the ledger is replaced
+ * whole by a rename), or undefined when no drain under a budget has written one.
+ */
+export async function readSpendBook(stateDir: string): Promise<SpendBook | undefined> {
+  const path = join(stateDir, "budget", "ledger.json");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new SpendLedgerError(`${path} is not JSON: what was spent is unknown; fix or remove it`);
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) throw new SpendLedgerError(`${path} is not a spend ledger (${parsed.error.issues[0]?.message ?? "invalid"}): what was spent is unknown; fix or remove it`);
+  const data = parsed.data;
+  if (data.v === 1) return new SpendBook(data.entries);
+  return new SpendBook(
+    data.reservations.map((r) => ({ ...r, settled: false })),
+    data.spent.map((d) => ({ pool: d.pool, day: Date.parse(`${d.day}T00:00:00Z`), micros: d.micros })),
+  );
 }

@@ -38,6 +38,7 @@ import { toMicros } from "../../core/budget/budget-cap.js";
 import type { EngineBudget } from "../../core/engine/engine-options.js";
 import { FileSpendLedger, SpendLedgerError } from "../../adapters/local/file-spend-ledger.js";
 import { MemorySpendLedger } from "../../adapters/memory/memory-spend-ledger.js";
+import { recordBudgetCaps } from "../../adapters/local/budget-caps-record.js";
 import { earlierCosts } from "../earlier-costs.js";
 
 const usage = `Usage: bosun drain [--briefs DIR] [--pool N] (--run CMD | --agent NAME | --dry-run) [--policy P] [--state DIR] [--lease DUR]
@@ -165,6 +166,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
           ...(itemUsd === undefined ? {} : { itemCap: toMicros(itemUsd) }),
           pastCosts: earlierCosts(journalText),
         };
+  // What the spend will be counted against, for `bosun stats`: recorded as this drain starts.
+  if (budget !== undefined && !dryRun) {
+    await recordBudgetCaps(stateDir, { holder, at: systemClock.now(), caps, ...(itemUsd === undefined ? {} : { itemCap: toMicros(itemUsd) }) }).catch((err: unknown) => {
+      io.stderr.write(`bosun drain: the caps could not be recorded for bosun stats (${err instanceof Error ? err.message : String(err)}); the drain goes on under them\n`);
+    });
+  }
   const tally = new DrainTally();
   const asJson = values.json;
   // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
@@ -209,6 +216,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     pollMs: Math.min(ENGINE_DEFAULTS.pollMs, (lease * 1000) / 3),
     policy,
     ...(budget === undefined ? {} : { budget }),
+    // Journalled on each DISPATCH: `bosun stats` says what an accepted task cost per agent.
+    agent: agent ?? (dryRun ? "dry-run" : "command"),
   });
   stopper.engine = engine;
   // Ctrl-C stops cleanly: workers are told to stop and their items released for the next drain

@@ -27,6 +27,8 @@ export interface EngineOptions {
   readonly policy: QueuePolicy;
   /** Money caps, when any: items reserve before dispatch and wait when they do not fit. */
   readonly budget?: EngineBudget;
+  /** Who runs the items (an agent preset's name, `command`), journalled on each DISPATCH. */
+  readonly agent?: string;
 }
 
 /** Exponential backoff from `baseMs`, doubling per attempt, capped at `capMs`. */

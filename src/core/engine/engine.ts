@@ -215,7 +215,8 @@ export class Engine<P> {
   private start(item: WorkItem<P>, token: ClaimToken, now: number, reservation?: { ticket: string; micros: number }): void {
     const tier = this.loop.tierPolicy(item, token.epoch);
     const share = reservation === undefined ? undefined : { usd: fromMicros(reservation.micros) };
-    this.emit({ event: "DISPATCH", item: item.id, epoch: token.epoch, attempt: token.epoch, tier, ...(share === undefined ? {} : { reserve_usd: share.usd }) });
+    const agent = this.options.agent;
+    this.emit({ event: "DISPATCH", item: item.id, epoch: token.epoch, attempt: token.epoch, tier, class: taskClassOf({ claim_key: item.claimKey }), ...(agent === undefined ? {} : { agent }), ...(share === undefined ? {} : { reserve_usd: share.usd }) });
     const control = new LazyAbort();
     this.inflight.set(item.id, { item, token, control, renewAt: now + this.options.leaseMs / 3, startedAt: now, ...(reservation === undefined ? {} : { ticket: reservation.ticket }) });
     this.dispatched++;

@@ -35,6 +35,10 @@ export type JournalEvent =
       readonly epoch: number;
       readonly attempt: number;
       readonly tier: string;
+      /** The item's task class (its claim key's namespace): what cost per accepted task is grouped by. */
+      readonly class?: string;
+      /** Who runs it: the drain's agent preset (`claude-code`, `codex`, ...), `command` for `--run`. */
+      readonly agent?: string;
       /** What the run reserved under the money caps before it was dispatched (US dollars). */
       readonly reserve_usd?: number;
     })

@@ -1,3 +1,4 @@
+import { acceptance } from "./acceptance.js";
 import type { Cost, JournalRecord } from "./journal-record.js";
 
 type Unit = keyof Cost;
@@ -30,38 +31,24 @@ export interface CostPerAcceptedTask {
 export function costPerAcceptedTask(records: readonly JournalRecord[]): CostPerAcceptedTask {
   const total: Record<Unit, number> = { tokens: 0, usd: 0, wall_clock_s: 0 };
   const missing: Record<Unit, number> = { tokens: 0, usd: 0, wall_clock_s: 0 };
-  const landedOk = new Set<string>();
-  const lastGate = new Map<string, Extract<JournalRecord, { event: "GATE" }>>();
   let runs = 0;
   for (const r of records) {
-    if (r.event === "LAND") {
-      runs += 1;
-      if (r.ok && r.fenced !== true && r.item !== undefined) landedOk.add(r.item);
-      for (const unit of UNITS) {
-        const value = r.cost?.[unit];
-        if (value === undefined) missing[unit] += 1;
-        else total[unit] += value;
-      }
-    } else if (r.event === "GATE" && r.item !== undefined) {
-      const seen = lastGate.get(r.item);
-      if (seen === undefined || r.t > seen.t || (r.t === seen.t && r.line > seen.line)) lastGate.set(r.item, r);
+    if (r.event !== "LAND") continue;
+    runs += 1;
+    for (const unit of UNITS) {
+      const value = r.cost?.[unit];
+      if (value === undefined) missing[unit] += 1;
+      else total[unit] += value;
     }
   }
-  let accepted = 0;
-  let notGated = 0;
-  let notPassed = 0;
-  for (const item of landedOk) {
-    const gate = lastGate.get(item);
-    if (gate === undefined) notGated += 1;
-    else if (gate.verdict === "pass") accepted += 1;
-    else notPassed += 1;
-  }
+  const { accepted: acceptedItems, notGated, notPassed } = acceptance(records);
+  const accepted = acceptedItems.size;
   const per = (unit: Unit): number | null => (accepted === 0 || missing[unit] === runs ? null : total[unit] / accepted);
   return {
     runs,
     accepted_tasks: accepted,
-    landed_ok_not_gated: notGated,
-    landed_ok_gate_not_passed: notPassed,
+    landed_ok_not_gated: notGated.size,
+    landed_ok_gate_not_passed: notPassed.size,
     total,
     runs_missing: missing,
     per_accepted_task: { tokens: per("tokens"), usd: per("usd"), wall_clock_s: per("wall_clock_s") },

@@ -27,7 +27,7 @@ export interface FleetMetrics {
  * whole journal, since a class belongs to the task, not to the moment it was recorded.
  */
 export function fleetMetrics(records: readonly JournalRecord[], window: MetricsWindow = {}): FleetMetrics {
-  const inWindow = records.filter((r) => (window.since === undefined || r.t >= window.since) && (window.until === undefined || r.t < window.until));
+  const inWindow = recordsIn(records, window);
   const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
   return {
     window: { since: iso(window.since), until: iso(window.until) },
@@ -36,4 +36,9 @@ export function fleetMetrics(records: readonly JournalRecord[], window: MetricsW
     gate_rejection_by_class: gateRejections(inWindow, classesByItem(records)),
     cost: costPerAcceptedTask(inWindow),
   };
+}
+
+/** The records whose `t` falls in the window. */
+export function recordsIn(records: readonly JournalRecord[], window: MetricsWindow): JournalRecord[] {
+  return records.filter((r) => (window.since === undefined || r.t >= window.since) && (window.until === undefined || r.t < window.until));
 }

@@ -3,10 +3,22 @@ import { BUDGET_LIMITS, STOP_KINDS } from "../stop/stop.js";
 
 /** A journal line as the metrics read it: only the fields they use, validated, `t` in ms. */
 export type JournalRecord =
-  | (RecordBase & { readonly event: "CLAIM" | "DENY" | "DISPATCH" | "HOLD" | "RELEASE" | "RECLAIM" | "IDLE" })
+  | (RecordBase & { readonly event: "CLAIM" | "DENY" | "HOLD" | "RELEASE" | "RECLAIM" | "IDLE" })
+  | (RecordBase & {
+      readonly event: "DISPATCH";
+      readonly epoch?: number;
+      readonly tier?: string;
+      /** Who ran it (a drain's agent preset, `command`); missing on lines older Bosuns wrote. */
+      readonly agent?: string;
+      /** What it reserved under money caps (US dollars). */
+      readonly reserve_usd?: number;
+    })
   | (RecordBase & {
       readonly event: "LAND";
+      readonly epoch?: number;
       readonly ok: boolean;
+      /** What the engine did with the outcome: settled ok, retried, refused, or handed to a human. */
+      readonly disposition?: "ok" | "retry" | "refuse" | "human";
       readonly stop?: RecordedStop;
       readonly cost?: Cost;
       /** The land was refused because a newer epoch holds the item: it cost, but was not accepted. */
@@ -54,10 +66,14 @@ const base = {
 const recordSchema = z.discriminatedUnion(
   "event",
   [
-    z.looseObject({ ...base, event: z.enum(["CLAIM", "DENY", "DISPATCH", "HOLD", "RELEASE", "RECLAIM", "IDLE"]) }),
+    z.looseObject({ ...base, event: z.enum(["CLAIM", "DENY", "HOLD", "RELEASE", "RECLAIM", "IDLE"]) }),
+    // The fields money lines read are taken when they are well formed, never a reason to skip the line.
+    z.looseObject({ ...base, event: z.literal("DISPATCH"), epoch: z.unknown().optional(), tier: z.unknown().optional(), agent: z.unknown().optional(), reserve_usd: z.unknown().optional() }),
     z.looseObject({
       ...base,
       event: z.literal("LAND"),
+      epoch: z.unknown().optional(),
+      disposition: z.unknown().optional(),
       ok: z.boolean(),
       stop: z.looseObject({ kind: z.enum(STOP_KINDS), limit: z.enum(BUDGET_LIMITS).optional() }).optional(),
       // Read field by field (pickCost): a cost field nobody could have measured (a `null` an older
@@ -97,9 +113,20 @@ function toRecord(data: z.infer<typeof recordSchema>, line: number, t: number): 
         ...common,
         event: "LAND",
         ok: data.ok,
+        ...(wholeNumber(data.epoch) ? { epoch: data.epoch } : {}),
+        ...(isDisposition(data.disposition) ? { disposition: data.disposition } : {}),
         ...(data.stop === undefined ? {} : { stop: data.stop.limit === undefined ? { kind: data.stop.kind } : { kind: data.stop.kind, limit: data.stop.limit } }),
         ...(data.cost === undefined ? {} : { cost: pickCost(data.cost) }),
         ...(data.fenced === undefined ? {} : { fenced: true as const }),
+      };
+    case "DISPATCH":
+      return {
+        ...common,
+        event: "DISPATCH",
+        ...(wholeNumber(data.epoch) ? { epoch: data.epoch } : {}),
+        ...(typeof data.tier === "string" ? { tier: data.tier } : {}),
+        ...(typeof data.agent === "string" ? { agent: data.agent } : {}),
+        ...(amount.safeParse(data.reserve_usd).success ? { reserve_usd: data.reserve_usd as number } : {}),
       };
     case "GATE":
       return { ...common, event: "GATE", verdict: data.verdict };
@@ -118,3 +145,7 @@ function pickCost(raw: unknown): Cost {
   }
   return kept;
 }
+
+const wholeNumber = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+const DISPOSITIONS = ["ok", "retry", "refuse", "human"] as const;
+const isDisposition = (x: unknown): x is (typeof DISPOSITIONS)[number] => typeof x === "string" && (DISPOSITIONS as readonly string[]).includes(x);
