@@ -207,6 +207,24 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(queries()).toBe(2);
   });
 
+  it("several approvals one tick needs are read from the repository's newest issue events in one request; one those events do not show is read from its own", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    // An old approval, pushed off the repository's newest events by 250 later label events elsewhere.
+    const old = await f.queue("old");
+    const noise = f.fake.addIssue(REPO, { title: "noise", body: "", user: "tia" });
+    for (let i = 0; i < 125; i++) {
+      await f.maintainer.issues.addLabels({ owner: "acme", repo: "app", issue_number: noise.number, labels: ["chatter"] });
+      await f.maintainer.issues.removeLabel({ owner: "acme", repo: "app", issue_number: noise.number, name: "chatter" });
+    }
+    const fresh = [await f.queue("new-0"), await f.queue("new-1"), await f.queue("new-2")];
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of [old, ...fresh]) expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    const reads = (route: string): string[] => f!.fake.accounting.log.filter((e) => e.route === route).map((e) => e.path);
+    expect(reads("GET /repos/{owner}/{repo}/issues/events")).toHaveLength(2);
+    expect(reads("GET /repos/{owner}/{repo}/issues/{issue_number}/events")).toEqual([`/repos/acme/app/issues/${old}/events`]);
+  });
+
   it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {
     f = await schedulerFixture(ONE);
     const n = await f.queue("behind-an-error");
