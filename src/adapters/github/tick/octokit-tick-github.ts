@@ -188,9 +188,14 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       // One issue: its own events are one read as well.
       if (open.size > 1) {
         // The repository's issue events, newest first: the first event of the label an issue shows
-        // is its latest. An issue not settled within these pages is read on its own.
+        // is its latest. GitHub does not document that order, so a page that is not newest first
+        // settles nothing. An issue not settled within these pages is read on its own.
+        let before = Number.POSITIVE_INFINITY;
         for (let page = 1; page <= REPO_EVENT_PAGES && open.size > 0; page++) {
           const data = await conditional(`repo-events:${page}`, (headers) => octokit.rest.issues.listEventsForRepo({ owner, repo, per_page: 100, page, headers }));
+          const newestFirst = data.every((e, i) => e.id < (i === 0 ? before : (data[i - 1]?.id ?? 0)));
+          if (!newestFirst) break;
+          before = data.at(-1)?.id ?? before;
           for (const e of data) {
             const n = e.issue?.number;
             const w = n === undefined ? undefined : open.get(n);
