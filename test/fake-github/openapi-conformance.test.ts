@@ -57,6 +57,9 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     expect(events.map((e) => `${e.event} ${"label" in e ? e.label?.name : ""} by ${e.actor?.login}`)).toEqual(["labeled bosun:ready by mona", "labeled P1 by mona", "labeled bosun:queued by mona", "unlabeled bosun:ready by mona", "unlabeled P1 by mona"]);
     await o.issues.listLabelsOnIssue({ ...repo, issue_number: issue.number });
     await o.issues.listEvents({ ...repo, issue_number: issue.number });
+    // The repository's list: newest first, each with its issue.
+    const { data: repoEvents } = await o.issues.listEventsForRepo(repo);
+    expect(repoEvents.slice(0, 2).map((e) => `${e.event} ${e.label?.name ?? ""} #${e.issue?.number ?? "?"}`)).toEqual([`unlabeled P1 #${issue.number}`, `unlabeled bosun:ready #${issue.number}`]);
     await o.issues.createLabel({ ...repo, name: "pool/default", color: "123456", description: "pool" });
     await o.issues.getLabel({ ...repo, name: "pool/default" });
     await o.issues.listLabelsForRepo(repo);

@@ -1,4 +1,4 @@
-/** Issues: get, list (with label filter and pagination), create, update, assignees. */
+/** Issues: get, list (with label filter and pagination), create, update, assignees, events (an issue's, and the repository's). */
 import { HttpError, validationFailed } from "../http-error.js";
 import { paginate } from "../paginate.js";
 import { nullableString, optionalString, optionalStringArray, requiredString } from "../read-body.js";
@@ -61,22 +61,37 @@ function createIssue(state: FakeState, ctx: RouteContext) {
 
 const EVENT_TYPES: Record<string, string> = { labeled: "LabeledEvent", unlabeled: "UnlabeledEvent", closed: "ClosedEvent", reopened: "ReopenedEvent", base_ref_changed: "BaseRefChangedEvent" };
 
+/** One issue event as GitHub lists it (`issue-event-for-issue` on an issue; with its `issue` on the repository's list). */
+function issueEventJson(state: FakeState, ctx: RouteContext, e: IssueRecord["events"][number]): Record<string, unknown> {
+  return {
+    id: e.id,
+    node_id: nodeId(EVENT_TYPES[e.event] ?? "IssueEvent", e.id),
+    url: `${repoUrl(state, ctx.repo)}/issues/events/${e.id}`,
+    actor: userJson(state, e.actor),
+    event: e.event,
+    commit_id: null,
+    commit_url: null,
+    created_at: isoTime(e.createdAt),
+    performed_via_github_app: null,
+    ...(e.event === "labeled" || e.event === "unlabeled" ? { label: { name: e.label, color: ctx.repo.labels.get(e.label.toLowerCase())?.color ?? "ededed" } } : {}),
+  };
+}
+
+/**
+ * `GET /repos/{o}/{r}/issues/events`: every issue's and pull request's events in the repository,
+ * newest first (by id), each with its `issue`: what a client reads to find many issues' latest
+ * label events in one request.
+ */
+function listRepoIssueEvents(state: FakeState, ctx: RouteContext) {
+  const all = [...ctx.repo.issues.values()].flatMap((issue) => issue.events.map((e) => ({ issue, e }))).sort((a, b) => b.e.id - a.e.id);
+  return paginate(ctx, all, { map: ({ issue, e }) => ({ ...issueEventJson(state, ctx, e), issue: issueJson(state, ctx.repo, issue) }) });
+}
+
 /** `GET .../issues/{n}/events`: label events (`labeled-issue-event`), and a pull request's closed, reopened and base_ref_changed, oldest first. */
 function listIssueEvents(state: FakeState, ctx: RouteContext) {
   const issue = findIssue(ctx);
   return paginate(ctx, issue.events, {
-    map: (e) => ({
-      id: e.id,
-      node_id: nodeId(EVENT_TYPES[e.event] ?? "IssueEvent", e.id),
-      url: `${repoUrl(state, ctx.repo)}/issues/events/${e.id}`,
-      actor: userJson(state, e.actor),
-      event: e.event,
-      commit_id: null,
-      commit_url: null,
-      created_at: isoTime(e.createdAt),
-      performed_via_github_app: null,
-      ...(e.event === "labeled" || e.event === "unlabeled" ? { label: { name: e.label, color: ctx.repo.labels.get(e.label.toLowerCase())?.color ?? "ededed" } } : {}),
-    }),
+    map: (e) => issueEventJson(state, ctx, e),
   });
 }
 
@@ -146,6 +161,7 @@ export const issueRoutes: Route[] = [
   { method: "POST", pattern: "/repos/{owner}/{repo}/issues", kind: "create", access: "read", handler: createIssue },
   { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "read", handler: getIssue },
   { method: "GET", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/events", kind: "read", handler: listIssueEvents },
+  { method: "GET", pattern: "/repos/{owner}/{repo}/issues/events", kind: "read", handler: listRepoIssueEvents },
   { method: "PATCH", pattern: "/repos/{owner}/{repo}/issues/{issue_number}", kind: "write", access: "triage", handler: updateIssue },
   { method: "POST", pattern: "/repos/{owner}/{repo}/issues/{issue_number}/assignees", kind: "write", access: "triage", handler: addAssignees },
 ];

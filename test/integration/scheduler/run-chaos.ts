@@ -346,7 +346,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 }
 
 /** Reads a lagging replica of GitHub may serve: the listings and single reads the tick makes. */
-const LAGGING_READS = /^GET \/repos\/\{owner\}\/\{repo\}\/(issues$|issues\/\{issue_number\}$|issues\/\{issue_number\}\/(comments|events)$|actions\/runs$|pulls$)/;
+const LAGGING_READS = /^GET \/repos\/\{owner\}\/\{repo\}\/(issues$|issues\/events$|issues\/\{issue_number\}$|issues\/\{issue_number\}\/(comments|events)$|actions\/runs$|pulls$)/;
 
 /**
  * Seeded faults from the fake's PRNG: 422s and 5xx on claim batches (GraphQL `updateRefs`) that

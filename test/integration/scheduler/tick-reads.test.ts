@@ -207,6 +207,45 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(queries()).toBe(2);
   });
 
+  it("several approvals one tick needs are read from the repository's newest issue events in one request; one those events do not show is read from its own", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    // An old approval, pushed off the repository's newest events by 250 later label events elsewhere.
+    const old = await f.queue("old");
+    const noise = f.fake.addIssue(REPO, { title: "noise", body: "", user: "tia" });
+    for (let i = 0; i < 125; i++) {
+      await f.maintainer.issues.addLabels({ owner: "acme", repo: "app", issue_number: noise.number, labels: ["chatter"] });
+      await f.maintainer.issues.removeLabel({ owner: "acme", repo: "app", issue_number: noise.number, name: "chatter" });
+    }
+    const fresh = [await f.queue("new-0"), await f.queue("new-1"), await f.queue("new-2")];
+    f.fake.accounting.reset();
+    await f.replica("a").tick();
+    for (const n of [old, ...fresh]) expect(recordOf(f, n)).toMatchObject({ state: "approved", approval: { by: "mona" } });
+    const reads = (route: string): string[] => f!.fake.accounting.log.filter((e) => e.route === route).map((e) => e.path);
+    expect(reads("GET /repos/{owner}/{repo}/issues/events")).toHaveLength(2);
+    expect(reads("GET /repos/{owner}/{repo}/issues/{issue_number}/events")).toEqual([`/repos/acme/app/issues/${old}/events`]);
+  });
+
+  it("a page of the repository's issue events that is not newest first (GitHub does not document the order) settles no approval: each issue's own events are read", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`);
+    const items = [await f.queue("a"), await f.queue("b"), await f.queue("c")];
+    // Put back and taken off again by someone: the oldest events of the label are not the latest.
+    await f.reapprove(items[0]!);
+    const client = createTestOctokit(f.fake.url, "t-bot");
+    const list = client.rest.issues.listEventsForRepo.bind(client.rest.issues);
+    Object.assign(client.rest.issues, { listEventsForRepo: async (params: Parameters<typeof list>[0]) => {
+      const answer = await list(params);
+      return { ...answer, data: [...answer.data].reverse() };
+    } });
+    const github = octokitTickGitHub(client, { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => f!.clock.now() });
+    const ticker = new RepoTicker(client, { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "a", clock: f.clock, journal: new MemoryJournal(), github });
+    f.fake.accounting.reset();
+    await ticker.tick(f.config);
+    const latest = f.fake.repo(REPO).issues.get(items[0]!)!.events.filter((e) => e.event === "labeled" && e.label === "bosun:ready").at(-1)!;
+    expect(recordOf(f, items[0]!)).toMatchObject({ state: "approved", approval: { id: latest.id } });
+    for (const n of items.slice(1)) expect(recordOf(f, n)).toMatchObject({ state: "approved" });
+    expect(f.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/issues/{issue_number}/events")).toHaveLength(3);
+  });
+
   it("a batch that landed behind an error is read back through a listing that fails once, and its grants are dispatched", async () => {
     f = await schedulerFixture(ONE);
     const n = await f.queue("behind-an-error");

@@ -99,6 +99,33 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     return found ?? (await github.pull(number));
   };
 
+  /**
+   * Whether the tick reads an item's approval from the issue's events: a new approval (no record of
+   * one), a hint from a webhook, or — for an item whose life ended, where the label stays on — any
+   * change since the last read (a re-approval is the label removed and added again). A queued
+   * item's approval is read again at its grant (the screen). An item waiting for a re-approval
+   * (its brief changed, or none was frozen) is read like an ended one.
+   */
+  const wantsApproval = (n: number): boolean => {
+    const listedIssue = issues.get(n);
+    const r = refs.get(n)?.record;
+    const labelled = listedIssue?.open === true && listedIssue.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase());
+    if (!labelled) return false;
+    const changedSinceRead = (memory.approvalsRead.get(n) ?? Number.NEGATIVE_INFINITY) < listedIssue.updatedAt;
+    const ended = r?.state === "invalid" || r?.state === "settled" || r?.state === "withdrawn";
+    const brief = briefOf(memory, listedIssue);
+    const awaitsApproval = (r?.state === "approved" || r?.state === "released") && (!brief.ok || brief.hash !== r.briefHash);
+    return input.hinted.has(n) || r?.approval === undefined || ((ended || awaitsApproval) && changedSinceRead);
+  };
+  // Every approval the tick needs, in one read of the repository's newest issue events where it can.
+  const approvals = await github.approvals(
+    numbers.filter(wantsApproval).map((n) => {
+      const author = issues.get(n)?.author ?? "";
+      return { n, mayApprove: async (login: string) => whyNotApprover(login, roleOf(await github.role(login), undefined), author, config) };
+    }),
+    L.ready,
+  );
+
   const items: ItemFacts[] = [];
   /** New approvals read this tick, whose body's edit time is read for all of them at once after the loop. */
   const newApprovals: Array<{ facts: { approval?: ApprovalFacts }; n: number; body: string; updatedAt: number; approval: ApprovalFacts }> = [];
@@ -112,17 +139,10 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     if (claim?.forged !== undefined) facts.forged = { signedBy: claim.forged.signedBy };
     if (issueFacts !== undefined) facts.issue = issueFacts;
 
-    // The approval, read from the issue's events where a decision rests on it.
+    // The approval, read from the issue's events where a decision rests on it (`wantsApproval`).
     const labelled = listedIssue?.open === true && listedIssue.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase());
-    const changedSinceRead = listedIssue !== undefined && (memory.approvalsRead.get(n) ?? Number.NEGATIVE_INFINITY) < listedIssue.updatedAt;
-    // Read: a new approval (no record of one), a hint from a webhook, or — for an item whose life
-    // ended, where the label stays on — any change since the last read (a re-approval is the label
-    // removed and added again). A queued item's approval is read again at its grant (the screen).
-    // An item waiting for a re-approval (its brief changed, or none was frozen) is read like an ended one.
-    const ended = r?.state === "invalid" || r?.state === "settled" || r?.state === "withdrawn";
-    const awaitsApproval = (r?.state === "approved" || r?.state === "released") && issueFacts !== undefined && (!issueFacts.brief.ok || issueFacts.brief.hash !== r.briefHash);
-    if (labelled && (input.hinted.has(n) || r?.approval === undefined || ((ended || awaitsApproval) && changedSinceRead))) {
-      const approval = await github.approval(n, L.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), listedIssue.author, config));
+    const approval = approvals.get(n);
+    if (approval !== undefined && listedIssue !== undefined) {
       facts.approval = approval;
       if (isNew(approval, r)) newApprovals.push({ facts, n, body: listedIssue.body, updatedAt: listedIssue.updatedAt, approval });
       else memory.approvalsRead.set(n, listedIssue.updatedAt);
@@ -214,16 +234,25 @@ export async function screenItems(input: GatherInput, facts: TickFacts, screen: 
   await github.readBotComments(screen);
   const items: ItemFacts[] = [];
   const unread: Array<{ at: number; n: number; body: string | undefined; approval: ApprovalFacts }> = [];
+  // Made a moment ago, an approval was read after it was made: not read again (`approvalStands`).
+  // The others, all in one read of the repository's newest issue events where it can.
+  const toRead = facts.items.filter((item) => want.has(item.n) && item.issue !== undefined && item.approval === undefined && approvalStands(item, facts.now) !== true);
+  const approvals = await github.approvals(
+    toRead.map((item) => {
+      const author = item.issue?.author ?? "";
+      return { n: item.n, mayApprove: async (login: string) => whyNotApprover(login, roleOf(await github.role(login), undefined), author, config) };
+    }),
+    config.labels.ready,
+  );
   for (const item of facts.items) {
     if (!want.has(item.n) || item.issue === undefined) {
       items.push(item);
       continue;
     }
-    const issue = item.issue;
     let approval = item.approval;
-    // Made a moment ago, the approval was read after it was made: not read again (`approvalStands`).
-    if (approval === undefined && approvalStands(item, facts.now) !== true) {
-      approval = await github.approval(item.n, config.labels.ready, async (login) => whyNotApprover(login, roleOf(await github.role(login), undefined), issue.author, config));
+    const read = approvals.get(item.n);
+    if (approval === undefined && read !== undefined) {
+      approval = read;
       if (isNew(approval, item.record)) unread.push({ at: items.length, n: item.n, body: input.memory.bodies.get(item.n)?.body, approval });
     }
     const evidence = await github.evidence(item.n, item.record === undefined || item.record.epoch === 0);

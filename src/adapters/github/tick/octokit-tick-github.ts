@@ -8,6 +8,7 @@ import { createConditionalGet } from "../conditional-get.js";
 import { statusOf } from "../status-of.js";
 import { issueOfBranch } from "./issue-of-branch.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
+import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
 import type { BodyEdit, BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
 
 /** The check run the gate posts its verdict as; branch protection requires it by this name. */
@@ -62,6 +63,17 @@ function bosunsComments(all: ReadonlyArray<{ readonly id: number; readonly body:
     } else if (isStatusComment(c.body) && found.status === undefined) found.status = { id: c.id, body: c.body };
   }
   return found;
+}
+
+/** Pages of the repository's newest issue events read for several approvals before each issue is read on its own. */
+const REPO_EVENT_PAGES = 2;
+
+/** What the latest `labeled`/`unlabeled` event of the approval label says, with whether its actor may approve. */
+async function approvalOf(latest: { readonly id: number; readonly event: string; readonly actor: string; readonly at: number }, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts> {
+  if (latest.event === "unlabeled") return { kind: "withdrawn", by: latest.actor, at: latest.at };
+  const approval = { id: latest.id, by: latest.actor, at: latest.at };
+  const why = await mayApprove(latest.actor);
+  return why === undefined ? { kind: "approved", approval } : { kind: "refused", approval, why };
 }
 
 /** How long a collaborator's role is trusted before it is asked again. */
@@ -166,11 +178,36 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
         }
         if (data.length < 100) break;
       }
-      if (latest === undefined) return { kind: "none" };
-      if (latest.event === "unlabeled") return { kind: "withdrawn", by: latest.actor, at: latest.at };
-      const approval = { id: latest.id, by: latest.actor, at: latest.at };
-      const why = await mayApprove(latest.actor);
-      return why === undefined ? { kind: "approved", approval } : { kind: "refused", approval, why };
+      return latest === undefined ? { kind: "none" } : approvalOf(latest, mayApprove);
+    },
+
+    async approvals(wanted, label) {
+      const out = new Map<number, ApprovalFacts>();
+      const want = label.toLowerCase();
+      const open = new Map(wanted.map((w) => [w.n, w]));
+      // One issue: its own events are one read as well.
+      if (open.size > 1) {
+        // The repository's issue events, newest first: the first event of the label an issue shows
+        // is its latest. GitHub does not document that order, so a page that is not newest first
+        // settles nothing. An issue not settled within these pages is read on its own.
+        let before = Number.POSITIVE_INFINITY;
+        for (let page = 1; page <= REPO_EVENT_PAGES && open.size > 0; page++) {
+          const data = await conditional(`repo-events:${page}`, (headers) => octokit.rest.issues.listEventsForRepo({ owner, repo, per_page: 100, page, headers }));
+          const newestFirst = data.every((e, i) => e.id < (i === 0 ? before : (data[i - 1]?.id ?? 0)));
+          if (!newestFirst) break;
+          before = data.at(-1)?.id ?? before;
+          for (const e of data) {
+            const n = e.issue?.number;
+            const w = n === undefined ? undefined : open.get(n);
+            if (w === undefined || (e.event !== "labeled" && e.event !== "unlabeled") || e.label?.name?.toLowerCase() !== want) continue;
+            open.delete(w.n);
+            out.set(w.n, await approvalOf({ id: e.id, event: e.event, actor: e.actor?.login ?? "ghost", at: Date.parse(e.created_at) }, w.mayApprove));
+          }
+          if (data.length < 100) break;
+        }
+      }
+      for (const w of open.values()) out.set(w.n, await this.approval(w.n, label, w.mayApprove));
+      return out;
     },
 
     async bodyEdits(numbers) {

@@ -72,6 +72,12 @@ export interface TickReads {
   /** The issue's approval as its events say now, and whether its actor may approve. */
   approval(n: number, label: string, mayApprove: (login: string) => Promise<string | undefined>): Promise<ApprovalFacts>;
   /**
+   * Several issues' approvals (as `approval` reads each): from the repository's newest issue events,
+   * in one conditional read, for every issue whose latest event of the label it shows; the rest
+   * each from its own events. Answers every issue asked.
+   */
+  approvals(wanted: ReadonlyArray<{ readonly n: number; readonly mayApprove: (login: string) => Promise<string | undefined> }>, label: string): Promise<ReadonlyMap<number, ApprovalFacts>>;
+  /**
    * Issues' bodies and when each was last edited (GraphQL `lastEditedAt`, null: never), each body
    * read together with its edit time so the one goes with the other — all of them in one query.
    * An issue whose pair could not be read is missing from the answer.
