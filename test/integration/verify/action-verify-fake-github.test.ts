@@ -13,6 +13,10 @@ import type { VersionServer } from "./version-server.js";
 const REPO = "acme/shop";
 const TOKEN = "ghs_fakeInstallationToken0123456789abcdef";
 const fast = { interval: "20ms", timeout: "500ms", "probe-timeout": "300ms", seed: "1", field: "version", "verify-hosts": "127.0.0.1" };
+// A deadline a busy machine cannot miss where the verdict comes from answers: `verified` ends at its
+// K-th match, a mismatch is concluded at the deadline after at least one answer.
+const patient = { ...fast, timeout: "60s", "probe-timeout": "20s" };
+const answered = { ...fast, timeout: "4s", "probe-timeout": "3s" };
 
 let fake: FakeGitHub;
 let target: VersionServer | undefined;
@@ -62,9 +66,9 @@ async function serveVersion(version: string): Promise<string> {
 }
 
 /** Runs the registered verify mode on a deployment_status event for the current deployment. */
-async function runMode(environmentUrl: string): Promise<RecordingIo> {
+async function runMode(environmentUrl: string, inputs: Record<string, string> = fast): Promise<RecordingIo> {
   const io = recordingIo(
-    fast,
+    inputs,
     {
       name: "deployment_status",
       sha: world.headSha,
@@ -97,7 +101,7 @@ function commentsOn(issue: number): string[] {
 describe("Action verify mode against the fake GitHub", () => {
   it("verified: deployment status and bosun/deploy-verified succeed; the issue the deployed PR closes is closed with the evidence and bosun:done", async () => {
     const url = await serveVersion(world.headSha.slice(0, 7));
-    const io = await runMode(url);
+    const io = await runMode(url, patient);
 
     expect(io.failures).toEqual([]);
     expect(io.secrets).toEqual([TOKEN]);
@@ -130,7 +134,7 @@ describe("Action verify mode against the fake GitHub", () => {
   });
 
   it("mismatch: failure statuses, the item gets bosun:needs-human with the reason and stays open, the step fails naming the old version", async () => {
-    const io = await runMode(await serveVersion(world.prevSha));
+    const io = await runMode(await serveVersion(world.prevSha), answered);
 
     expect(latestDeploymentStatus()).toMatchObject({ state: "failure" });
     expect(latestDeploymentStatus()?.description).toMatch(/^bosun: mismatch: reports [0-9a-f]{12}, expected [0-9a-f]{12}$/);

@@ -13,7 +13,12 @@ const NEW = "1111111111111111111111111111111111111111";
 const OLD = "2222222222222222222222222222222222222222";
 const PREV = "3333333333333333333333333333333333333333";
 const TOKEN = "ghs_abcdefghijklmnopqrstuvwxyz0123456789";
+// Short waits where the verdict comes from the target failing (refused, skipped); a deadline that a
+// busy machine cannot miss where it comes from answers: `verified` ends at its K-th match whatever
+// the deadline, and a mismatch is concluded only at the deadline, after at least one answer.
 const fast = { interval: "20ms", timeout: "500ms", "probe-timeout": "300ms", seed: "1", field: "sha" };
+const patient = { ...fast, timeout: "60s", "probe-timeout": "20s" };
+const answered = { ...fast, timeout: "4s", "probe-timeout": "3s" };
 
 function repo(): MemoryDeployGitHub {
   return createMemoryDeployGitHub({
@@ -63,7 +68,7 @@ const deps = (github: MemoryDeployGitHub) => ({
 describe("Action verify mode (memory GitHub, loopback target)", () => {
   it("verified on deployment_status: statuses posted, items of the deployed range closed with the evidence", async () => {
     const github = repo();
-    const io = recordingIo(fast, deploymentStatus(await target(NEW.slice(0, 7))));
+    const io = recordingIo(patient, deploymentStatus(await target(NEW.slice(0, 7))));
     const verdict = await runVerifyAction(io, deps(github));
 
     expect(verdict?.kind).toBe("verified");
@@ -90,7 +95,7 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
 
   it("mismatch: failure statuses, items marked bosun:needs-human with the reason, not closed, step failed naming the version", async () => {
     const github = repo();
-    const io = recordingIo(fast, deploymentStatus(await target(OLD)));
+    const io = recordingIo(answered, deploymentStatus(await target(OLD)));
     await runVerifyAction(io, deps(github));
 
     expect(github.effects.slice(0, 2)).toEqual([
@@ -119,7 +124,7 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
   it("a step after a deploy: inputs give the URL and SHA; no deployment, so only the commit status; no base, so the head's pulls", async () => {
     const github = repo();
     const url = await target(NEW);
-    const io = recordingIo({ ...fast, url, sha: NEW });
+    const io = recordingIo({ ...patient, url, sha: NEW });
     await runVerifyAction(io, deps(github));
     expect(github.effects).toEqual([
       `commit-status ${NEW} bosun/deploy-verified success: bosun: verified ${NEW.slice(0, 12)} on 3 consecutive probes`,
@@ -155,7 +160,7 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
 
   it("lands nothing with land: false", async () => {
     const github = repo();
-    const io = recordingIo({ ...fast, land: "false" }, deploymentStatus(await target(NEW)));
+    const io = recordingIo({ ...patient, land: "false" }, deploymentStatus(await target(NEW)));
     await runVerifyAction(io, deps(github));
     expect(github.effects.map((e) => e.split(" ")[0])).toEqual(["deployment-status", "commit-status"]);
   });
@@ -163,7 +168,7 @@ describe("Action verify mode (memory GitHub, loopback target)", () => {
   it("never writes a credential: not from the URL, not the token", async () => {
     const github = repo();
     const url = `${await target(OLD)}?access_token=${TOKEN}`.replace("http://", "http://deploy:pw-s3cret@");
-    const io = recordingIo({ ...fast, url: `${url}`, sha: NEW, environment: "production" });
+    const io = recordingIo({ ...patient, url: `${url}`, sha: NEW, environment: "production" });
     await runVerifyAction(io, deps(github));
     const written = [io.everything(), ...github.effects, ...[...github.comments.values()].flat()].join("\n");
     expect(written).toContain("deploy:***@");
