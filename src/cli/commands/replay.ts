@@ -10,6 +10,7 @@ import { importBeadsCsv } from "../../core/replay/import-beads-csv.js";
 import { renderReplayHtml } from "../../core/replay/render-replay-html.js";
 import { renderReplayTable } from "../../core/replay/render-replay-table.js";
 import { REPLAY_POLICY_NAMES } from "../../core/replay/replay-policies.js";
+import { traceCostProblem } from "../../core/replay/replay-budget.js";
 import { runReplay } from "../../core/replay/run-replay.js";
 import type { ImportResult } from "../../core/replay/trace.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
@@ -18,7 +19,7 @@ import { progressBar } from "../progress-bar.js";
 
 const DEFAULT_WORKERS = 8;
 
-const usage = `Usage: bosun replay TRACE... [--policy a,b] [--workers N] [--format table|json|html] [--out FILE] [--seed N]
+const usage = `Usage: bosun replay TRACE... [--policy a,b] [--workers N] [--budget-usd N] [--format table|json|html] [--out FILE] [--seed N]
 
 Replays recorded traces under scheduling policies, arrivals held fixed, and measures each:
 weighted and mean flow time, p95 flow time and worst wait per band, unblocking throughput, the
@@ -29,6 +30,9 @@ TRACE       a beads CSV (work or events-claim), a beads issues.jsonl, a Bosun jo
             (.bosun/journal.jsonl), or gen:N — a synthetic trace of N items (see --seed)
   --policy LIST      comma-separated, from ${REPLAY_POLICY_NAMES.join(", ")} (default: all)
   --workers N        workers per pool (default ${DEFAULT_WORKERS})
+  --budget-usd N     also replay each policy under a daily money budget of N US dollars (UTC days),
+                     as a drain's --budget-usd applies it, and report how many items it completes
+                     and their weighted flow time; needs a trace that records costs (a Bosun journal)
   --format F         table (default), json (DESIGN.md "Replay report"), or html
   --out FILE         write the report to FILE instead of stdout
   --seed N           seed of gen:N traces (default 1); the replay itself uses no randomness
@@ -56,6 +60,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
         out: { type: "string" },
         seed: { type: "string" },
         "lead-scale": { type: "string" },
+        "budget-usd": { type: "string" },
         progress: { type: "boolean" },
       },
       allowPositionals: true,
@@ -81,6 +86,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const leadScale = v["lead-scale"] === undefined ? DEFAULT_DURATION_OPTIONS.leadScale : Number(v["lead-scale"]);
   if (!(leadScale > 0) || !Number.isFinite(leadScale)) return fail(io, `--lead-scale must be a positive number, not '${v["lead-scale"]}'`);
 
+  const budgetText = v["budget-usd"];
+  const budgetUsd = budgetText === undefined ? undefined : /^\d+(\.\d+)?$/.test(budgetText.trim()) ? Number(budgetText) : Number.NaN;
+  if (budgetUsd !== undefined && !(budgetUsd > 0 && budgetUsd < 1e9)) return fail(io, `--budget-usd must be a number of US dollars above 0, such as 25, not '${budgetText ?? ""}'`);
+
   const imports: ImportResult[] = [];
   for (const file of files) {
     const gen = /^gen:(\d+)$/.exec(file);
@@ -94,11 +103,13 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   const trace = buildTrace(imports, { ...DEFAULT_DURATION_OPTIONS, leadScale });
   const sources: TraceSource[] = imports.map((r) => ({ file: r.source, format: r.format, items: r.items.length }));
+  const costProblem = budgetUsd === undefined ? undefined : traceCostProblem(trace);
+  if (costProblem !== undefined) return fail(io, `--budget-usd: ${costProblem}`);
   const isTty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   const bar = v.progress === true || isTty ? progressBar(io.stderr, "replay") : undefined;
-  const result = runReplay(trace, { policies, workers, ...(bar === undefined ? {} : { onProgress: bar.update }) });
+  const result = runReplay(trace, { policies, workers, ...(budgetUsd === undefined ? {} : { budgetUsd }), ...(bar === undefined ? {} : { onProgress: bar.update }) });
   bar?.done();
-  const report = buildReplayReport(trace, sources, workers, result.metrics, result.bound);
+  const report = buildReplayReport(trace, sources, workers, result.metrics, result.bound, result.budget);
   const text = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : format === "html" ? renderReplayHtml(report, result.queues) : renderReplayTable(report);
   if (v.out !== undefined) {
     await writeFile(resolve(io.cwd, v.out), text);

@@ -1,4 +1,5 @@
 import type { ByBand, PolicyMetrics } from "./policy-metrics.js";
+import type { ReplayBudgetReport } from "./replay-budget.js";
 import type { BoundSummary } from "./run-replay.js";
 import type { DurationCounts, ProblemRule, Trace, TraceItem, TraceProblem } from "./trace.js";
 
@@ -35,13 +36,15 @@ export interface ReplayReport {
   readonly trace: TraceSummary;
   readonly workers: number;
   readonly policies: readonly PolicyMetrics[];
+  /** With `--budget-usd`: what that daily budget would have completed under each policy (docs/replay.md). */
+  readonly budget?: ReplayBudgetReport;
 }
 
 const round = (x: number | null, digits = 4): number | null => (x === null ? null : Number(x.toFixed(digits)));
 const roundBands = (b: ByBand): ByBand => ({ "0": round(b["0"]), "1": round(b["1"]), "2": round(b["2"]), "3": round(b["3"]), "4": round(b["4"]) });
 
 /** Builds the report from a trace and its measured policies, rounding hours to 4 decimals. */
-export function buildReplayReport(trace: Trace, sources: readonly TraceSource[], workers: number, metrics: readonly PolicyMetrics[], bound?: BoundSummary): ReplayReport {
+export function buildReplayReport(trace: Trace, sources: readonly TraceSource[], workers: number, metrics: readonly PolicyMetrics[], bound?: BoundSummary, budget?: ReplayBudgetReport): ReplayReport {
   const byRule: Record<ProblemRule, number> = { skipped: 0, clamped: 0, defaulted: 0, ignored: 0 };
   for (const p of trace.problems) byRule[p.rule]++;
   let first = Infinity;
@@ -80,6 +83,7 @@ export function buildReplayReport(trace: Trace, sources: readonly TraceSource[],
       gap_to_bound: round(m.gap_to_bound),
       idle_with_work: m.idle_with_work,
     })),
+    ...(budget === undefined ? {} : { budget: { ...budget, policies: budget.policies.map((p) => ({ ...p, weighted_flow_time_h: round(p.weighted_flow_time_h), spent_usd: round(p.spent_usd, 6) as number })) } }),
   };
 }
 

@@ -99,6 +99,7 @@ export function buildTrace(imports: readonly ImportResult[], options: DurationOp
     const blockedBy = e.length === 0 ? noIds : e.map((j) => (raw[j] as RawTraceItem).id);
     const out: { -readonly [K in keyof TraceItem]: TraceItem[K] } = { id: item.id, arrival: item.arrival, band: item.band, pool: item.pool, blockedBy, duration, durationSource, kind: item.kind };
     if (item.due !== undefined) out.due = item.due;
+    if (item.cost !== undefined) out.cost = item.cost;
     return out;
   });
   for (const r of imports) {

@@ -9,6 +9,8 @@ export interface CompiledTrace {
   readonly n: number;
   readonly arrival: Float64Array;
   readonly duration: Float64Array;
+  /** What each item's runs cost (US dollars); NaN where the trace does not say. */
+  readonly cost: Float64Array;
   readonly band: Uint8Array;
   readonly pool: Int32Array;
   readonly poolNames: readonly string[];
@@ -39,6 +41,7 @@ export function compileTrace(trace: Pick<Trace, "items">): CompiledTrace {
   const n = items.length;
   const arrival = new Float64Array(n);
   const duration = new Float64Array(n);
+  const cost = new Float64Array(n);
   const band = new Uint8Array(n);
   const pool = new Int32Array(n);
   const kind = new Int32Array(n);
@@ -54,6 +57,7 @@ export function compileTrace(trace: Pick<Trace, "items">): CompiledTrace {
     const item = items[i] as TraceItem;
     arrival[i] = item.arrival;
     duration[i] = item.duration;
+    cost[i] = item.cost ?? Number.NaN;
     band[i] = item.band;
     pool[i] = intern(poolNames, pools, item.pool);
     kind[i] = intern(kindNames, kinds, item.kind);
@@ -74,5 +78,5 @@ export function compileTrace(trace: Pick<Trace, "items">): CompiledTrace {
     }
   }
   const byArrival = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (arrival[a] as number) - (arrival[b] as number) || a - b);
-  return { items, n, arrival, duration, band, pool, poolNames, kind, kindNames, blockerCount, dependentStart, dependents, byArrival };
+  return { items, n, arrival, duration, cost, band, pool, poolNames, kind, kindNames, blockerCount, dependentStart, dependents, byArrival };
 }

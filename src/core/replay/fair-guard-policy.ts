@@ -53,6 +53,8 @@ function createGuardedQueue(estimator: DurationEstimator, kinds: number, workers
   const queuedAt: number[] = [];
   const jumped: number[] = [];
   const earlier = (a: ReplayQueueItem, b: ReplayQueueItem): boolean => a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+  // The last pop, so a start a budget held back can be undone: what the item carried, and what it charged the others.
+  let lastPop: { item: ReplayQueueItem; queuedAt: number; jumped: number; work: number } | undefined;
 
   return {
     get size() {
@@ -87,6 +89,7 @@ function createGuardedQueue(estimator: DurationEstimator, kinds: number, workers
       }
       const chosen = items[pick] as ReplayQueueItem;
       const work = estimates.expected(chosen);
+      lastPop = { item: chosen, queuedAt: queuedAt[pick] as number, jumped: jumped[pick] as number, work };
       // Remove by moving the last entry into the hole, then charge everyone the chosen one jumped.
       const last = items.length - 1;
       items[pick] = items[last] as ReplayQueueItem;
@@ -97,6 +100,20 @@ function createGuardedQueue(estimator: DurationEstimator, kinds: number, workers
       jumped.pop();
       for (let i = 0; i < items.length; i++) if (earlier(items[i] as ReplayQueueItem, chosen)) jumped[i] = (jumped[i] as number) + work;
       return chosen;
+    },
+    putBack: (item, t) => {
+      if (lastPop?.item !== item) {
+        items.push(item);
+        queuedAt.push(t);
+        jumped.push(0);
+        return;
+      }
+      // Nobody was jumped after all: take back the charges, and queue it as it was.
+      for (let i = 0; i < items.length; i++) if (earlier(items[i] as ReplayQueueItem, item)) jumped[i] = (jumped[i] as number) - lastPop.work;
+      items.push(item);
+      queuedAt.push(lastPop.queuedAt);
+      jumped.push(lastPop.jumped);
+      lastPop = undefined;
     },
   };
 }

@@ -3,7 +3,7 @@ import { formatHours } from "./build-replay-report.js";
 import { formatDate, readableTime } from "./format-date.js";
 import { identicalPolicies } from "./identical-policies.js";
 import type { QueueSeries } from "./queue-length-series.js";
-import { problemsSection, tablesSection } from "./replay-html-sections.js";
+import { budgetSection, problemsSection, tablesSection } from "./replay-html-sections.js";
 import { esc, groupedBars, horizontalBars, lineChart } from "./svg-charts.js";
 import { HOUR_MS } from "./trace.js";
 
@@ -65,6 +65,7 @@ ${sameNote}
 ${charts.join("\n")}
 <p class="note">Each bar's exact value is in its tooltip and in the tables below.${chartFrom}</p>
 ${tablesSection(report)}
+${budgetSection(report)}
 <h2>The lower bound, in plain words</h2>
 <p>No policy can do better than <b>${formatHours(bound)} h</b> of weighted flow time on this trace with ${report.workers} workers per pool. The number comes from an easier problem that can be solved exactly: imagine the ${report.workers} workers merged into one worker ${report.workers} times as fast, allowed to set a task aside the moment a more urgent one arrives, always working on the waiting task with the most priority weight per hour of work left (Smith's rule: ${SMITH_1956}). Every task is then counted at the average moment it is being worked on plus half its length, which is when a task run start to finish on one real worker completes. Anything real workers can do, that imagined worker can do at least as well, so this is a floor, not a target. The report also uses the plain fact that no task finishes sooner than its own length after it arrives, and shows the larger of the two floors. A large gap to the bound means room to gain, or a floor that is loose because the fleet is overloaded.</p>
 <h2>Durations</h2>

@@ -49,6 +49,19 @@ export function renderReplayTable(report: ReplayReport): string {
     const against = report.policies.map((p) => [p.policy, vs(p.weighted_flow_time_h, base.weighted_flow_time_h), ...BANDS.map((b) => vs(p.p95_flow_time_h_by_band[b], base.p95_flow_time_h_by_band[b]))]);
     lines.push("", "against oldest:", ...table([["policy", "wflow", ...BANDS.map((b) => `p95 P${b}`)], ...against]));
   }
+  const budget = report.budget;
+  if (budget !== undefined) {
+    lines.push(
+      "",
+      `under a daily budget of $${budget.daily_usd.toFixed(2)} (UTC days), up to ${budget.horizon ?? "—"} (the end of the day the last item completed without one):`,
+      `costs: ${budget.costs_known} recorded, ${budget.costs_estimated} estimated — ${budget.cost_rule}`,
+      ...table([
+        ["policy", "completed", "wflow h", "spent $", "held days", "never fits"],
+        ...budget.policies.map((p) => [p.policy, `${p.completed}/${p.items}`, formatHours(p.weighted_flow_time_h), p.spent_usd.toFixed(2), String(p.held_days), String(p.never_fits)]),
+      ]),
+      "completed: items done by then; wflow: their band-weighted mean flow time; held days: days the budget held the best item back; never fits: items costing more than a day's budget",
+    );
+  }
   return `${lines.join("\n")}\n`;
 }
 

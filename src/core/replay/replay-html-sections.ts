@@ -72,3 +72,16 @@ export function problemsSection(t: TraceSummary): string {
 ${groups.join("\n")}
 </details>`;
 }
+
+/** With `--budget-usd`: what the daily budget completed per policy by the horizon, and how costs were settled. */
+export function budgetSection(report: ReplayReport): string {
+  const b = report.budget;
+  if (b === undefined) return "";
+  const rows = b.policies.map((p) => `<tr><td>${esc(p.policy)}</td><td>${p.completed} of ${p.items}</td><td>${formatHours(p.weighted_flow_time_h)}</td><td>$${p.spent_usd.toFixed(2)}</td><td>${p.held_days}</td><td>${p.never_fits}</td></tr>`);
+  return `<h2>Under a daily budget of $${b.daily_usd.toFixed(2)}</h2>
+<table><caption>By ${esc(readableIso(b.horizon))}, the end of the UTC day the last item completed without a budget</caption><tr><th>policy</th><th>completed</th><th>weighted flow h</th><th>spent</th><th>days held</th><th>never fits</th></tr>
+${rows.join("\n")}</table>
+<p class="note">An item starts only when its cost fits in what its UTC day has left; the best item that does not fit holds every pool until the next day, as a drain's <code>--budget-usd</code> does. Weighted flow time is over the items completed by then. Costs: ${b.costs_known} recorded, ${b.costs_estimated} estimated — ${esc(b.cost_rule)}.</p>`;
+}
+
+const readableIso = (iso: string | null): string => (iso === null ? "—" : `${iso.slice(0, 16).replace("T", " ")} UTC`);

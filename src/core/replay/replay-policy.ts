@@ -30,6 +30,11 @@ export interface ReplayQueue {
   push(item: ReplayQueueItem, now: number): void;
   /** The next item to start now; undefined means "start nothing" (a work-conserving policy never says so while size > 0). */
   pop(now: number): ReplayQueueItem | undefined;
+  /**
+   * Undoes the last pop (the item did not start: a budget held it), leaving the queue as it was
+   * before. A queue whose pop keeps no state about the others needs none: push is the same.
+   */
+  putBack?(item: ReplayQueueItem, now: number): void;
 }
 
 /** A policy as the simulation runs it: a queue per pool, told of each completion as it happens. */

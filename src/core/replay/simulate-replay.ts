@@ -18,6 +18,18 @@ export interface SimulationResult {
   /** Items that never completed (only a policy that declines to dispatch leaves any). */
   readonly unfinished: number;
   readonly queueLength: QueueLengthSeries;
+  /** Under a daily budget: the UTC days on which it held a dispatch back, and the items it could never afford. */
+  readonly budget?: { readonly heldDays: number; readonly neverFits: number };
+}
+
+/** A daily money budget for a replay: items are dispatched only while the UTC day's spend stays within it. */
+export interface ReplayBudget {
+  /** Micro-dollars a UTC day may spend. */
+  readonly dailyMicros: number;
+  /** What each item costs, micro-dollars, charged when it starts. */
+  readonly cost: Float64Array;
+  /** The replay stops here (ms): what is done by then is what the budget achieved. */
+  readonly until: number;
 }
 
 export interface SimulationOptions {
@@ -25,7 +37,11 @@ export interface SimulationOptions {
   readonly workers: number;
   /** Called every so often with (completed, total); for a progress bar at the edge. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** A daily money budget, as a drain's `--budget-usd` applies one (replay-budget.ts). */
+  readonly budget?: ReplayBudget;
 }
+
+const DAY_MS = 86_400_000;
 
 const PROGRESS_EVERY = 1 << 16;
 
@@ -35,6 +51,13 @@ const PROGRESS_EVERY = 1 << 16;
  * its pool is free and the policy picks it, never preempted. Work conservation is audited, not
  * assumed: after every event moment each pool with a free worker and a waiting ready item counts
  * one. Deterministic: ties break by index, and no randomness is used.
+ *
+ * Under a daily budget the live rule holds: an item starts only when its cost fits in what the
+ * UTC day has left; the best item that does not fit stays queued and nothing starts in any pool
+ * until the next UTC midnight (nothing behind it jumps the queue). An item costing more than a
+ * whole day's budget could never start and would hold everything behind it for good: it is left
+ * out (`neverFits`), and so are the items waiting on it. Moments held for money are not counted
+ * as idle beside waiting work: the budget, not the policy, held them.
  */
 export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, options: SimulationOptions): SimulationResult {
   const { n, arrival, duration, band, pool, kind, dependentStart, dependents, byArrival } = trace;
@@ -62,6 +85,13 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
   let totalReady = 0;
   let done = 0;
   let ai = 0;
+  const budget = options.budget;
+  let spentDay = Number.NaN;
+  let spent = 0;
+  // While held for money: the start of the next UTC day, when dispatching resumes.
+  let heldUntil = -Infinity;
+  let heldDays = 0;
+  let neverFits = 0;
 
   const touch = (p: number): void => {
     if (dirty[p] === 0) {
@@ -70,6 +100,10 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
     }
   };
   const makeReady = (i: number, now: number): void => {
+    if (budget !== undefined && (budget.cost[i] as number) > budget.dailyMicros) {
+      neverFits++;
+      return;
+    }
     ready[i] = now;
     let unblocks = 0;
     let unblockWeight = 0;
@@ -100,9 +134,15 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
     touch(p);
   };
 
-  while (ai < n || running.size > 0) {
+  while (ai < n || running.size > 0 || (heldUntil !== -Infinity && totalReady > 0)) {
     const nextArrival = ai < n ? (arrival[byArrival[ai] as number] as number) : Infinity;
-    const now = Math.min(nextArrival, running.peekTime());
+    const now = Math.min(nextArrival, running.peekTime(), totalReady > 0 && heldUntil !== -Infinity ? heldUntil : Infinity);
+    if (budget !== undefined && now > budget.until) break;
+    if (now >= heldUntil && heldUntil !== -Infinity) {
+      // A new UTC day: the budget starts again, and every pool with work looks again.
+      heldUntil = -Infinity;
+      for (let p = 0; p < pools; p++) if ((readyCount[p] as number) > 0) touch(p);
+    }
     series.hold(totalReady, now);
     while (running.size > 0 && running.peekTime() === now) {
       const i = running.pop();
@@ -127,16 +167,37 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
     for (const p of dirtyList) {
       dirty[p] = 0;
       const q = queues[p] as ReplayQueue;
-      while ((idle[p] as number) > 0 && (readyCount[p] as number) > 0) {
+      while ((idle[p] as number) > 0 && (readyCount[p] as number) > 0 && heldUntil === -Infinity) {
         const item = q.pop(now);
         if (item === undefined) break;
+        if (budget !== undefined) {
+          const day = now - (((now % DAY_MS) + DAY_MS) % DAY_MS);
+          if (day !== spentDay) {
+            spentDay = day;
+            spent = 0;
+          }
+          const cost = budget.cost[item.ix] as number;
+          if (spent + cost > budget.dailyMicros) {
+            // Held by budget: back in its queue as it was; nothing starts anywhere until the day rolls over.
+            if (q.putBack === undefined) q.push(item, now);
+            else q.putBack(item, now);
+            heldUntil = day + DAY_MS;
+            heldDays++;
+            for (let k = 0; k < pools; k++) {
+              violations -= violating[k] as number;
+              violating[k] = 0;
+            }
+            break;
+          }
+          spent += cost;
+        }
         idle[p] = (idle[p] as number) - 1;
         readyCount[p] = (readyCount[p] as number) - 1;
         totalReady--;
         start[item.ix] = now;
         running.push(now + (duration[item.ix] as number), item.ix);
       }
-      const v = (idle[p] as number) > 0 && (readyCount[p] as number) > 0 ? 1 : 0;
+      const v = (idle[p] as number) > 0 && (readyCount[p] as number) > 0 && heldUntil === -Infinity ? 1 : 0;
       violations += v - (violating[p] as number);
       violating[p] = v;
     }
@@ -144,5 +205,5 @@ export function simulateReplay(trace: CompiledTrace, policy: ReplayPolicy, optio
     idleWithWork += violations;
   }
   options.onProgress?.(done, n);
-  return { policy: policy.name, ready, start, finish, idleWithWork, unfinished: n - done, queueLength: series };
+  return { policy: policy.name, ready, start, finish, idleWithWork, unfinished: n - done, queueLength: series, ...(budget === undefined ? {} : { budget: { heldDays, neverFits } }) };
 }

@@ -18,6 +18,8 @@ export interface TraceItem {
   readonly durationSource: DurationSource;
   /** The item's class (issue type): what duration estimates are grouped by. */
   readonly kind: string;
+  /** What its runs cost (US dollars), where the trace records it: a daily budget's replay counts it. */
+  readonly cost?: number;
 }
 
 /** What happened to a row that was not taken as written. */
@@ -50,6 +52,8 @@ export interface RawTraceItem {
   readonly observed?: number;
   /** Arrival to close, ms (includes queueing), when the item closed. */
   readonly leadTime?: number;
+  /** What its runs cost (US dollars), when the trace records a cost for every run of it. */
+  readonly cost?: number;
 }
 
 /** What one importer returns: items and every problem, each with its line. */

@@ -15,6 +15,8 @@ export interface ItemSpec {
   readonly pool?: string;
   readonly blockedBy?: readonly string[];
   readonly dueAt?: number;
+  /** What the item's runs cost (US dollars). */
+  readonly usd?: number;
 }
 
 /** A raw item with hours relative to T0 and an observed duration, so no estimate is involved. */
@@ -30,6 +32,7 @@ export function raw(id: string, s: ItemSpec): RawTraceItem {
     kind: s.kind ?? "task",
     observed: s.dur * H,
     ...(s.dueAt === undefined ? {} : { due: T0 + s.dueAt * H }),
+    ...(s.usd === undefined ? {} : { cost: s.usd }),
   };
 }
 
