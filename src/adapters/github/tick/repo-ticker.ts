@@ -39,6 +39,8 @@ export interface RepoTickerOptions {
   readonly copilot?: Octokit;
   /** The reads and writes (default: over the Octokit given). */
   readonly github?: TickGitHub;
+  /** How many times a tick decides again after losing its batch to another writer (default 3). */
+  readonly attempts?: number;
 }
 
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
@@ -89,6 +91,7 @@ export class RepoTicker {
       clock: this.options.clock,
       holder: this.options.holder,
       botLogin: this.options.botLogin,
+      ...(this.options.attempts === undefined ? {} : { attempts: this.options.attempts }),
       journal: {
         append: (event) => {
           this.options.journal.append(event);
