@@ -66,6 +66,14 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     expect(listings() - before).toBe(2);
     expect(recordOf(fx, n)).toMatchObject({ state: "held", holder: "b" });
     expect(fx.runsOf(n)).toHaveLength(1);
+    // What a webhook told a ticker whose tick was busy is still read at its next tick.
+    const third = await fx.queue("third");
+    once.hint(n);
+    expect((await once.tick(fx.config, async () => void (await b.tick()))).busy).toBe(true);
+    expect(recordOf(fx, third)).toMatchObject({ state: "approved", holder: "b" });
+    const from = fx.fake.accounting.log.length;
+    await once.tick(fx.config);
+    expect(fx.fake.accounting.log.slice(from).map((e) => e.path)).toContain(`/repos/acme/app/issues/${n}/events`);
     // The default (an Action run) decides again at once, from what b wrote.
     const again = new RepoTicker(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "c", clock: fx.clock, journal: new MemoryJournal() });
     const n2 = await fx.queue("raced-again");

@@ -118,7 +118,10 @@ export class RepoTicker {
       const hinted = new Set(this.hinted);
       this.hinted.clear();
       try {
-        return await runTick(this.deps(config), this.memory, hinted, beforeApply);
+        const report = await runTick(this.deps(config), this.memory, hinted, beforeApply);
+        // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
+        if (report.busy) for (const n of hinted) this.hinted.add(n);
+        return report;
       } catch (err) {
         for (const n of hinted) this.hinted.add(n);
         throw err;
