@@ -50,8 +50,10 @@ try {
   const numbers: number[] = [];
   for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
   const journal = new MemoryJournal();
-  const newTicker = (holder: string): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal });
-  const fleet = Array.from({ length: replicas }, (_, i) => newTicker(`replica-${i}`));
+  // The App's replicas try once per tick (a lost batch is looked at again at the next tick); the land job as the Action does.
+  const newTicker = (holder: string, attempts?: number): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, ...(attempts === undefined ? {} : { attempts }) });
+  const appTicker = (holder: string): RepoTicker => newTicker(holder, cold ? undefined : 1);
+  const fleet = Array.from({ length: replicas }, (_, i) => appTicker(`replica-${i}`));
   // The work workflow's land job: its own process, with the App's token.
   const landJob = newTicker("work-land");
   let turn = 0;

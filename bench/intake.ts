@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- intake`: GitHub requests for one issue's intake (a maintainer adds
  * `bosun:ready`; the app's tick reads the approval, records it on the claim ref, posts the
- * snapshot and the status comment and mirrors `bosun:queued`), counted by the fake GitHub's
+ * snapshot and mirrors `bosun:queued`), counted by the fake GitHub's
  * accounting. Target (DESIGN.md): at most 5 requests, at most 2 content-creating. The pool has no
  * room (size 0), so what is counted is the intake alone, not a grant and its dispatch.
  *

@@ -37,7 +37,7 @@ export interface RepoContext {
   readonly problems: readonly ConfigProblem[];
 }
 
-/** How soon a tick that lost every attempt to other writers looks again. */
+/** How soon (at the least) a tick that lost its batch to another writer looks again. */
 const BUSY_RETRY_MS = 5_000;
 
 /**
@@ -55,7 +55,8 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const key = `${owner}/${repo}`.toLowerCase();
     let entry = repos.get(key);
     if (entry === undefined) {
-      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+      // One attempt per tick: a tick that lost its batch to another replica looks again shortly (below).
+      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
       const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean } = {
         ticker,
         octokit,
@@ -65,8 +66,9 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
             const context = { owner, repo, octokit: state.octokit, config, problems };
             const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve());
-            // Other replicas kept winning the claims' compare-and-swap: look again shortly, or this event waits for the schedule.
-            if (report.busy) setTimeout(() => void state.trigger.trigger(), BUSY_RETRY_MS).unref();
+            // Another replica won the claims' compare-and-swap: look again shortly (at a jittered
+            // moment, so the losers do not race each other again), or this event waits for the schedule.
+            if (report.busy) setTimeout(() => void state.trigger.trigger(), BUSY_RETRY_MS * (1 + Math.random() / 2)).unref();
             else await options.onTick?.(context, report, ticker);
             if (!state.ticked) {
               state.ticked = true;

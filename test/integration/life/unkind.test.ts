@@ -59,8 +59,9 @@ describe("the whole life against an unkind GitHub", () => {
       () => j.statuses(head(), "bosun/separation").some((s) => s.appId === 42 && s.state === "success"),
       // The merge's events were heard.
       () => true,
-      // The deployment was verified.
-      () => j.runsOf(".github/workflows/bosun-verify.yml").some((r) => r.conclusion === "success" || r.conclusion === "failure"),
+      // The deployment was verified, and a tick since (a delivery, or the timer when deliveries were
+      // dropped) wrote the dashboard's idle line — on a busy machine that can come after the run.
+      () => j.runsOf(".github/workflows/bosun-verify.yml").some((r) => r.conclusion === "success" || r.conclusion === "failure") && (j.dashboard()?.body ?? "").includes("**Idle**"),
     ];
     try {
       await walkInBriefLife(current, async () => settleUntil(current, goals[Math.min(stage++, goals.length - 1)] ?? (() => true))());

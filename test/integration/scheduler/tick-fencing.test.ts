@@ -51,6 +51,37 @@ function stallingReplica(fx: Fixture, holder: string): { tick: () => ReturnType<
 }
 
 describe("the tick's fencing on the fake GitHub (adversarial)", () => {
+  it("a ticker that tries once (the App's) and loses its batch to another replica changes nothing, reads nothing again, and says busy; the default tries again", async () => {
+    f = await schedulerFixture(pool(1));
+    const n = await f.queue("raced");
+    const fx = f;
+    const b = fx.replica("b");
+    const once = new RepoTicker(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "a", clock: fx.clock, journal: new MemoryJournal(), attempts: 1 });
+    const listings = (): number => fx.fake.accounting.log.filter((e) => e.route === "GET /repos/{owner}/{repo}/issues" && e.login === BOT).length;
+    const before = listings();
+    // Replica b takes the approval in and grants it while a has decided but not yet written.
+    const report = await once.tick(fx.config, async () => void (await b.tick()));
+    expect(report.busy).toBe(true);
+    // One listing each: a's one gather, and b's.
+    expect(listings() - before).toBe(2);
+    expect(recordOf(fx, n)).toMatchObject({ state: "held", holder: "b" });
+    expect(fx.runsOf(n)).toHaveLength(1);
+    // What a webhook told a ticker whose tick was busy is still read at its next tick.
+    const third = await fx.queue("third");
+    once.hint(n);
+    expect((await once.tick(fx.config, async () => void (await b.tick()))).busy).toBe(true);
+    expect(recordOf(fx, third)).toMatchObject({ state: "approved", holder: "b" });
+    const from = fx.fake.accounting.log.length;
+    await once.tick(fx.config);
+    expect(fx.fake.accounting.log.slice(from).map((e) => e.path)).toContain(`/repos/acme/app/issues/${n}/events`);
+    // The default (an Action run) decides again at once, from what b wrote.
+    const again = new RepoTicker(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "c", clock: fx.clock, journal: new MemoryJournal() });
+    const n2 = await fx.queue("raced-again");
+    const c = fx.replica("c2");
+    expect((await again.tick(fx.config, async () => void (await c.tick()))).busy).toBe(false);
+    expect(fx.runsOf(n2)).toHaveLength(0);
+  });
+
   it("fills the pool in policy order, lands what its workers ended with and refills in the same tick, and says idle only when nothing is left", async () => {
     f = await schedulerFixture(pool(2));
     const low = await f.queue("low-priority", "priority: 3");

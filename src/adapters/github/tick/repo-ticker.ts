@@ -39,6 +39,8 @@ export interface RepoTickerOptions {
   readonly copilot?: Octokit;
   /** The reads and writes (default: over the Octokit given). */
   readonly github?: TickGitHub;
+  /** How many times a tick decides again after losing its batch to another writer (default 3). */
+  readonly attempts?: number;
 }
 
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
@@ -89,6 +91,7 @@ export class RepoTicker {
       clock: this.options.clock,
       holder: this.options.holder,
       botLogin: this.options.botLogin,
+      ...(this.options.attempts === undefined ? {} : { attempts: this.options.attempts }),
       journal: {
         append: (event) => {
           this.options.journal.append(event);
@@ -115,7 +118,10 @@ export class RepoTicker {
       const hinted = new Set(this.hinted);
       this.hinted.clear();
       try {
-        return await runTick(this.deps(config), this.memory, hinted, beforeApply);
+        const report = await runTick(this.deps(config), this.memory, hinted, beforeApply);
+        // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
+        if (report.busy) for (const n of hinted) this.hinted.add(n);
+        return report;
       } catch (err) {
         for (const n of hinted) this.hinted.add(n);
         throw err;

@@ -23,6 +23,8 @@ export interface TickDeps {
   readonly holder: string;
   /** The App's bot login: its records, runs, comments and check runs are Bosun's. */
   readonly botLogin: string;
+  /** How many times the tick decides again after losing its batch to another writer (default `ATTEMPTS`). */
+  readonly attempts?: number;
 }
 
 /** What one writer remembers between ticks; nothing in it is needed for correctness. */
@@ -45,7 +47,12 @@ export interface TickReport {
   readonly failures: readonly string[];
 }
 
-/** How many times a tick decides again after losing its batch to another writer. */
+/**
+ * How many times a tick decides again after losing its batch to another writer, by default: an
+ * Action run has no later tick to leave the work to. The App, which looks again shortly when a tick
+ * was busy, tries once: the writer that won just wrote what both read, and reading it all again at
+ * once, beside that writer, costs a whole gather for little.
+ */
 const ATTEMPTS = 3;
 /** How many times a tick screens the items it would grant before it writes what it has. */
 const SCREEN_ROUNDS = 3;
@@ -59,7 +66,7 @@ const SCREEN_ROUNDS = 3;
 export async function runTick(deps: TickDeps, memory: TickMemory, hinted: ReadonlySet<number> = new Set(), beforeApply?: (view: TickView) => Promise<void>): Promise<TickReport> {
   let lost = "";
   let conflict = true;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= (deps.attempts ?? ATTEMPTS); attempt++) {
     const now = deps.clock.now();
     const gatherInput = { github: deps.github, store: deps.store, config: deps.config, holder: deps.holder, botLogin: deps.botLogin, now, memory: memory.gather, hinted };
     let facts = await gatherTick(gatherInput);
