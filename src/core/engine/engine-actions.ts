@@ -40,7 +40,15 @@ export interface Grant {
  * through decideGrant and a withdrawn item through landingFor, the step's own rules.
  */
 export class EngineActions<P> {
-  constructor(private readonly parts: EngineParts<P>) {}
+  constructor(readonly parts: EngineParts<P>) {}
+
+  /** Reads the queue and files the items not seen before (their earlier costs count once). */
+  async readQueue(): Promise<void> {
+    const { loop, clock, book, purse } = this.parts;
+    const items = await loop.selectQueue(clock.now());
+    for (const item of items) if (book.get(item.id) === undefined) purse.observePast(item.id, item.claimKey);
+    book.add(items);
+  }
 
   /** Claims one item the step chose; the grant to dispatch, or undefined when it fell through. */
   async claim(item: WorkItem<P>, now: number, reserve?: number): Promise<Grant | undefined> {

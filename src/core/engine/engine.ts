@@ -9,7 +9,7 @@ import { decideStep } from "./decide-step.js";
 import type { EngineLoop, IdleSummary, RunResult } from "./engine-loop.js";
 import type { EngineOptions } from "./engine-options.js";
 import type { Flight } from "./flight.js";
-import { heldClaim, LOCAL_POOL } from "./flight.js";
+import { endedWorker, heldClaim, LOCAL_POOL } from "./flight.js";
 import { REORDER_EVERY_MS } from "../queue/ready-queue.js";
 import { ClassDurations } from "./class-durations.js";
 import { idleSummaryText } from "./idle-summary-text.js";
@@ -21,6 +21,7 @@ import { taskClassOf } from "../metrics/task-class.js";
 import { EnginePurse, holdSummary } from "./engine-purse.js";
 import type { Grant } from "./engine-actions.js";
 import { EngineActions } from "./engine-actions.js";
+import { lookAround } from "./look-around.js";
 
 type Completion = { readonly id: string; readonly result: RunResult };
 
@@ -69,7 +70,7 @@ export class Engine<P> {
 
   constructor(
     private readonly loop: EngineLoop<P>,
-    private readonly claims: ClaimStore,
+    claims: ClaimStore,
     private readonly clock: Clock,
     journal: Journal,
     private readonly options: EngineOptions,
@@ -96,7 +97,7 @@ export class Engine<P> {
   /** Runs until idle (or stopped) and returns where every item ended up. */
   async run(): Promise<IdleSummary> {
     await this.purse.refresh(this.clock.now());
-    await this.readQueue();
+    await this.act.readQueue();
     // Whether the world outside this engine was looked at since it last had work in flight: a
     // quiet verdict ends the drain only on facts that fresh.
     let looked = false;
@@ -119,16 +120,10 @@ export class Engine<P> {
         if (decided.quiet) break;
         if (wait > 0) await this.clock.sleep(wait);
       }
-      wait = await this.lookAround();
+      wait = await lookAround(this.act);
       looked = true;
     }
     return this.idle();
-  }
-
-  private async readQueue(): Promise<void> {
-    const items = await this.loop.selectQueue(this.clock.now());
-    for (const item of items) if (this.book.get(item.id) === undefined) this.purse.observePast(item.id, item.claimKey);
-    this.book.add(items);
   }
 
   /** One decision: the finished runs taken in, one step over the whole state, and each of its decisions acted on. */
@@ -138,7 +133,7 @@ export class Engine<P> {
     const now = this.clock.now();
     // Finished runs first, in the order they finished (their landings are journalled so), then the running ones.
     const held: HeldClaim[] = [];
-    for (const [id, result] of this.finished) held.push(heldClaim(this.inflight.get(id) as Flight<P>, this.options.leaseMs, ended(result)));
+    for (const [id, result] of this.finished) held.push(heldClaim(this.inflight.get(id) as Flight<P>, this.options.leaseMs, endedWorker(result)));
     for (const flight of this.inflight.values()) if (!this.finished.has(flight.item.id)) held.push(heldClaim(flight, this.options.leaseMs, LIVE));
     this.taken.clear();
     const stopped = this.stopping !== undefined;
@@ -261,34 +256,6 @@ export class Engine<P> {
     });
   }
 
-  /**
-   * With nothing in flight here, gathers what the world outside says before the next step:
-   * reclaims expired leases, re-reads the queue, wakes items whose backoff ended, asks about items
-   * held elsewhere, and reads the ledger again while a cap holds the ready items back. Returns how
-   * long to wait before looking again should the step find nothing to do (0: it will find some).
-   */
-  private async lookAround(): Promise<number> {
-    let now = this.clock.now();
-    for (const view of await this.claims.reclaimStale(now)) {
-      this.emit({ event: "RECLAIM", item: this.book.idOfKey(view.key) ?? view.key, from: view.holder, epoch: view.epoch });
-    }
-    await this.readQueue();
-    now = this.clock.now();
-    let next = this.book.wakeBackoffs(now);
-    for (const id of [...this.book.elsewhere]) {
-      const at = await this.act.recheck(id, now);
-      if (at !== undefined) next = Math.min(next, at);
-    }
-    if (this.book.ready.size > 0) {
-      if (this.purse.paused === undefined) return 0;
-      // Held by budget: the next step looks once more with what the ledger says now (another drain
-      // settled, a window rolled over, new work arrived); it holds the best item again or claims.
-      await this.purse.refresh(now);
-      this.purse.paused = undefined;
-    }
-    return Math.max(1, Math.min(this.options.pollMs, next - now));
-  }
-
   private async waitForWork(): Promise<void> {
     // Workers that finish within a few microtask turns (stand-ins, dry runs) need no timer at all.
     for (let turn = 0; turn < 4 && this.completions.length === 0; turn++) await null;
@@ -317,7 +284,3 @@ export class Engine<P> {
   }
 }
 
-/** A finished run as the step sees its worker. */
-function ended(result: RunResult): WorkerState {
-  return result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
-}
