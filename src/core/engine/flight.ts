@@ -1,5 +1,6 @@
 import type { ClaimToken } from "../claims/claim-token.js";
 import type { HeldClaim } from "./decide-step.js";
+import type { RunResult } from "./engine-loop.js";
 import type { LazyAbort } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";
 
@@ -21,4 +22,9 @@ export interface Flight<P> {
 /** A flight as the decision step sees a held claim. */
 export function heldClaim<P>(flight: Flight<P>, leaseMs: number, worker: HeldClaim["worker"]): HeldClaim {
   return { id: flight.item.id, epoch: flight.token.epoch, holder: flight.token.holder, leaseUntil: flight.token.expiresAt, leaseMs, pool: LOCAL_POOL, worker };
+}
+
+/** A finished run as the decision step sees its worker. */
+export function endedWorker(result: RunResult): HeldClaim["worker"] {
+  return result.evidence === undefined ? { kind: "ended", stop: result.stop } : { kind: "ended", stop: result.stop, evidence: result.evidence };
 }
