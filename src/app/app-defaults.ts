@@ -9,4 +9,10 @@ export const APP_DEFAULTS = {
   dashboardIntervalMs: 300_000,
   /** How long the dashboard's Setup section trusts its reads before conditional re-reads (a push to the default branch drops it). */
   setupMaxAgeMs: 600_000,
+  /**
+   * The longest random wait before a tick a webhook set off: one event's webhooks reach several
+   * replicas at once, and without it they all gather the same state and write the same batch, all
+   * but one for nothing (docs/scheduling.md, "Replicas at the same moment"). Timed ticks never wait.
+   */
+  heardJitterMs: 1_500,
 } as const;

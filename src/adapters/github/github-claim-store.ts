@@ -284,6 +284,28 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return this.floors.forget(ref, sha, settledBefore);
   }
 
+  /**
+   * Whether a planned batch would still apply: one conditional listing of the claim refs (a 304,
+   * free against the rate limit, when nothing moved) and every ref the batch moves still where the
+   * plan read it, the generation ref too when it grants. A tick that other replicas may be racing
+   * asks this before it writes, and drops a batch another writer has already made stale: a lost
+   * batch is a commit and an `updateRefs` (both content-creating) for nothing. Only a shortcut: the
+   * compare-and-swap still decides, so a failed listing answers true and the write goes ahead.
+   */
+  async stillCurrent(batch: ClaimBatch): Promise<boolean> {
+    if (batch.writes.size === 0) return true;
+    // The generation ref's expected value is the one the plan read: `commitBatch` takes it from
+    // the view, which the listing below refreshes, so a moved generation must refuse here.
+    const generation = this.view.head(this.generationRef) ?? undefined;
+    try {
+      await this.view.list();
+    } catch {
+      return true;
+    }
+    for (const [ref, w] of batch.writes) if ((this.view.head(ref) ?? undefined) !== w.from) return false;
+    return !batch.granting || (this.view.head(this.generationRef) ?? undefined) === generation;
+  }
+
   /** Writes a batch in one commit and one atomic ref update (see `commitClaimBatch`); grants get their tokens here. */
   async commitBatch(batch: ClaimBatch): Promise<BatchResult> {
     const written = await commitClaimBatch(this.options.refs, this.view, this.generationRef, batch);
