@@ -10,7 +10,7 @@ import { normalizeLogin } from "../../core/separation/identity.js";
 import type { BatchResult, ClaimBatch } from "./claim-batch.js";
 import { fence, grantOver, reclaimed, released, type GrantFacts } from "../../core/claims/record-transitions.js";
 import { ClaimFloors } from "./claim-floors.js";
-import { commitClaimBatch } from "./commit-claim-batch.js";
+import { batchStillCurrent, commitClaimBatch } from "./commit-claim-batch.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -292,18 +292,8 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
    * batch is a commit and an `updateRefs` (both content-creating) for nothing. Only a shortcut: the
    * compare-and-swap still decides, so a failed listing answers true and the write goes ahead.
    */
-  async stillCurrent(batch: ClaimBatch): Promise<boolean> {
-    if (batch.writes.size === 0) return true;
-    // The generation ref's expected value is the one the plan read: `commitBatch` takes it from
-    // the view, which the listing below refreshes, so a moved generation must refuse here.
-    const generation = this.view.head(this.generationRef) ?? undefined;
-    try {
-      await this.view.list();
-    } catch {
-      return true;
-    }
-    for (const [ref, w] of batch.writes) if ((this.view.head(ref) ?? undefined) !== w.from) return false;
-    return !batch.granting || (this.view.head(this.generationRef) ?? undefined) === generation;
+  stillCurrent(batch: ClaimBatch): Promise<boolean> {
+    return batchStillCurrent(this.view, this.generationRef, batch);
   }
 
   /** Writes a batch in one commit and one atomic ref update (see `commitClaimBatch`); grants get their tokens here. */

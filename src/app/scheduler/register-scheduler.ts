@@ -36,6 +36,8 @@ export interface SchedulerOptions {
   /** That wait and its draw in [0, 1), replaceable for tests (default: a timer, `Math.random`). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
+  /** This process's name in the claims it writes (default `app-<host>-<pid>`; tests running replicas in one process name each). */
+  readonly holder?: string;
 }
 
 export interface RepoContext {
@@ -57,7 +59,7 @@ const BUSY_RETRY_MS = 5_000;
  * compare-and-swap for every change. `/bosun land` comments land an item by hand.
  */
 export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void>; ticker(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<RepoTicker> } {
-  const holder = `app-${hostname()}-${process.pid}`;
+  const holder = options.holder ?? `app-${hostname()}-${process.pid}`;
   const repos = new Map<string, { ticker: RepoTicker; trigger: ReturnType<typeof coalescedTicker>; octokit: Octokit; ticked: boolean }>();
 
   const forRepo = async (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
