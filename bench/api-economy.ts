@@ -21,7 +21,7 @@
  * one event's webhooks reach every replica: heard ticks, see below; `lost_batches` counts the claim
  * commits no ref ever took, `busy_ticks` the ticks that lost or dropped their batch), ECONOMY_HEARD
  * (0; 1: every tick is a heard one, as the App's webhook-set-off ticks: it starts after a random
- * wait of up to ECONOMY_JITTER_MS, default the App's 1500, real ms, and checks its batch is still
+ * wait of up to ECONOMY_JITTER_MS, default the App's 3000, real ms, and checks its batch is still
  * current before writing it; ECONOMY_JITTER_AT=write: the wait after the plan instead, before the
  * write), ECONOMY_LATENCY_MS (0; real ms the fake waits before answering each request, as
  * GitHub's latency: without it a tick takes milliseconds and jittered replicas never overlap),
