@@ -17,8 +17,14 @@
  * unchanged repository after the last item is done.
  * Env: ECONOMY_ITEMS (60), ECONOMY_POOL (4), ECONOMY_REPLICAS (1; 3 for the fleet figure),
  * ECONOMY_TICK_S (5), ECONOMY_COLD (0; 1: every tick a fresh process, as each run of the Action's
- * `schedule` mode), ECONOMY_CONCURRENT (0; 1: the replicas tick at the same moment each turn, as
- * timers that fire together; `lost_batches` counts the claim commits no ref ever took),
+ * `schedule` mode), ECONOMY_CONCURRENT (0; 1: the replicas tick at the same moment each turn, as when
+ * one event's webhooks reach every replica: heard ticks, see below; `lost_batches` counts the claim
+ * commits no ref ever took, `busy_ticks` the ticks that lost or dropped their batch), ECONOMY_HEARD
+ * (0; 1: every tick is a heard one, as the App's webhook-set-off ticks: it starts after a random
+ * wait of up to ECONOMY_JITTER_MS, default the App's 3000, real ms, and checks its batch is still
+ * current before writing it; ECONOMY_JITTER_AT=write: the wait after the plan instead, before the
+ * write), ECONOMY_LATENCY_MS (0; real ms the fake waits before answering each request, as
+ * GitHub's latency: without it a tick takes milliseconds and jittered replicas never overlap),
  * ECONOMY_TRACE (0; 1: every request of every tick on stderr). The breakdown by
  * method and route template (per item) goes to stderr; the figures are the last line on stdout.
  * Measures; never fails a build.
@@ -30,6 +36,7 @@ import type { RequestLogEntry } from "../test/fake-github/accounting.js";
 import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/scheduler-fixture.js";
 import { createTestOctokit } from "../test/fake-github/test-octokit.js";
 import { parseClaimMessage } from "../src/core/claims/claim-record.js";
+import { APP_DEFAULTS } from "../src/app/app-defaults.js";
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? "");
@@ -42,16 +49,22 @@ const tickMs = num("ECONOMY_TICK_S", 5) * 1000;
 const cold = num("ECONOMY_COLD", 0) !== 0;
 const trace = num("ECONOMY_TRACE", 0) !== 0;
 const concurrent = num("ECONOMY_CONCURRENT", 0) !== 0 && replicas > 1;
+const heardTicks = concurrent || num("ECONOMY_HEARD", 0) !== 0;
+const jitterMs = num("ECONOMY_JITTER_MS", APP_DEFAULTS.heardJitterMs);
+const jitterAtWrite = process.env["ECONOMY_JITTER_AT"] === "write";
+const latencyMs = num("ECONOMY_LATENCY_MS", 0);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 30m\n`;
 const f = await schedulerFixture(configYaml);
 try {
   f.fake.setFile(REPO, "main", ".github/bosun.yml", configYaml);
+  if (latencyMs > 0) f.fake.faults.add({ kind: "latency", ms: latencyMs });
   const numbers: number[] = [];
   for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
   const journal = new MemoryJournal();
   // The App's replicas try once per tick (a lost batch is looked at again at the next tick); the land job as the Action does.
-  const newTicker = (holder: string, attempts?: number): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, ...(attempts === undefined ? {} : { attempts }) });
+  const newTicker = (holder: string, attempts?: number): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, heardJitterMs: jitterAtWrite ? 0 : jitterMs, ...(attempts === undefined ? {} : { attempts }) });
   const appTicker = (holder: string): RepoTicker => newTicker(holder, cold ? undefined : 1);
   const fleet = Array.from({ length: replicas }, (_, i) => appTicker(`replica-${i}`));
   // The work workflow's land job: its own process, with the App's token.
@@ -59,13 +72,17 @@ try {
   let turn = 0;
   const appLog: RequestLogEntry[] = [];
   let ticks = 0;
+  let busy = 0;
+  // The wait after the plan, for ECONOMY_JITTER_AT=write (the dashboard's hook runs between plan and write).
+  const beforeWrite = heardTicks && jitterAtWrite ? () => sleep(jitterMs * Math.random()) : undefined;
   const tick = async (): Promise<boolean> => {
     const tickers = concurrent ? fleet : [cold ? newTicker(`action-${turn}`) : (fleet[turn % fleet.length] as RepoTicker)];
     const who = concurrent ? "every replica at once" : cold ? "a fresh process" : `replica ${turn % fleet.length}`;
     turn++;
     ticks++;
     const from = f.fake.accounting.log.length;
-    const reports = await Promise.all(tickers.map((t) => t.tick(f.config)));
+    const reports = await Promise.all(tickers.map((t) => t.tick(f.config, beforeWrite, { heard: heardTicks })));
+    busy += reports.filter((r) => r.busy).length;
     const made = f.fake.accounting.log.slice(from);
     appLog.push(...made);
     if (trace) console.error(`tick ${ticks} (${who}):\n${made.map((e) => `  ${e.status} ${e.method} ${e.path}${e.kind === "create" ? " [content-creating]" : ""}`).join("\n")}`);
@@ -181,6 +198,8 @@ try {
       items,
       replicas: cold ? "cold (Action schedule runs)" : replicas,
       ...(concurrent ? { concurrent: true } : {}),
+      ...(heardTicks ? { heard: true, jitter_ms: jitterMs, ...(jitterAtWrite ? { jitter_at: "write" } : {}) } : {}),
+      ...(latencyMs > 0 ? { latency_ms: latencyMs } : {}),
       tick_s: tickMs / 1000,
       requests_per_item: perItem(appLog.length),
       requests_per_item_non_304: perItem(non304(appLog)),
@@ -189,6 +208,7 @@ try {
       idle_tick_requests_total: idleTick.length,
       idle_tick_requests_non_304: non304(idleTick),
       lost_batches: lostBatches,
+      busy_ticks: busy,
       done,
       ticks,
     }),

@@ -35,6 +35,8 @@ export interface BosunAppOptions {
   readonly clock?: Clock;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
   readonly tickEveryMs?: number;
+  /** The longest random wait before a tick a webhook set off (default `APP_DEFAULTS.heardJitterMs`; 0: none). */
+  readonly heardJitterMs?: number;
   /** A user-to-server client for `assign` to Copilot, which refuses installation tokens (docs/dispatch.md). */
   readonly copilot?: Octokit;
 }
@@ -77,6 +79,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     journal: { append: (event) => app.log.info({ bosun: event }, traceLine(event)) },
     botLogin,
     ...(options.copilot === undefined ? {} : { copilot: options.copilot }),
+    ...(options.heardJitterMs === undefined ? {} : { heardJitterMs: options.heardJitterMs }),
     // The busy/idle line first, from the tick's own facts: a backlog of the tick's writes never
     // leaves the dashboard saying idle while anything is queued, held or in review.
     beforeApply: async ({ owner, repo, octokit, config, problems }, view) => {

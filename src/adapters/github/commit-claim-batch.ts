@@ -47,3 +47,21 @@ export async function commitClaimBatch(refs: ClaimRefsApi, view: ClaimRefView, g
   for (const u of updates) view.moved(u.ref, sha);
   return { ok: true, granted: writes.filter((w) => w.grant).map((w) => w.record) };
 }
+
+/**
+ * Whether a batch would still apply as planned (`GitHubClaimStore.stillCurrent`): one conditional
+ * listing, then every ref it moves where the plan read it, and the generation ref too when it grants.
+ */
+export async function batchStillCurrent(view: ClaimRefView, generationRef: string, batch: ClaimBatch): Promise<boolean> {
+  if (batch.writes.size === 0) return true;
+  // The generation's expected value is the one the plan read: `commitClaimBatch` takes it from the
+  // view, which the listing below refreshes, so a moved generation must refuse here.
+  const generation = view.head(generationRef) ?? undefined;
+  try {
+    await view.list();
+  } catch {
+    return true;
+  }
+  for (const [ref, w] of batch.writes) if ((view.head(ref) ?? undefined) !== w.from) return false;
+  return !batch.granting || (view.head(generationRef) ?? undefined) === generation;
+}

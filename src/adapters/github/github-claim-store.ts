@@ -10,7 +10,7 @@ import { normalizeLogin } from "../../core/separation/identity.js";
 import type { BatchResult, ClaimBatch } from "./claim-batch.js";
 import { fence, grantOver, reclaimed, released, type GrantFacts } from "../../core/claims/record-transitions.js";
 import { ClaimFloors } from "./claim-floors.js";
-import { commitClaimBatch } from "./commit-claim-batch.js";
+import { batchStillCurrent, commitClaimBatch } from "./commit-claim-batch.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -282,6 +282,18 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   /** Cleans up the ref of an item settled before `settledBefore` (see `ClaimFloors.forget`). */
   forget(ref: string, sha: string, settledBefore: number): Promise<boolean> {
     return this.floors.forget(ref, sha, settledBefore);
+  }
+
+  /**
+   * Whether a planned batch would still apply: one conditional listing of the claim refs (a 304,
+   * free against the rate limit, when nothing moved) and every ref the batch moves still where the
+   * plan read it, the generation ref too when it grants. A tick that other replicas may be racing
+   * asks this before it writes, and drops a batch another writer has already made stale: a lost
+   * batch is a commit and an `updateRefs` (both content-creating) for nothing. Only a shortcut: the
+   * compare-and-swap still decides, so a failed listing answers true and the write goes ahead.
+   */
+  stillCurrent(batch: ClaimBatch): Promise<boolean> {
+    return batchStillCurrent(this.view, this.generationRef, batch);
   }
 
   /** Writes a batch in one commit and one atomic ref update (see `commitClaimBatch`); grants get their tokens here. */

@@ -9,6 +9,7 @@ import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import type { TickView } from "../../core/scheduler/tick-plan.js";
+import { APP_DEFAULTS } from "../app-defaults.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 
 export interface SchedulerOptions {
@@ -27,6 +28,16 @@ export interface SchedulerOptions {
   readonly onTick?: (repo: RepoContext, report: TickReport, ticker: RepoTicker) => Promise<void>;
   /** Once per repository and process, after its first tick (off the first approval's path): create Bosun's labels. */
   readonly firstTick?: (repo: RepoContext) => Promise<void>;
+  /**
+   * The longest random wait before a tick a webhook set off (default `APP_DEFAULTS.heardJitterMs`):
+   * replicas that heard the same event tick one after another rather than all write the same batch.
+   */
+  readonly heardJitterMs?: number;
+  /** That wait and its draw in [0, 1), replaceable for tests (default: a timer, `Math.random`). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  /** This process's name in the claims it writes (default `app-<host>-<pid>`; tests running replicas in one process name each). */
+  readonly holder?: string;
 }
 
 export interface RepoContext {
@@ -48,7 +59,7 @@ const BUSY_RETRY_MS = 5_000;
  * compare-and-swap for every change. `/bosun land` comments land an item by hand.
  */
 export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void>; ticker(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<RepoTicker> } {
-  const holder = `app-${hostname()}-${process.pid}`;
+  const holder = options.holder ?? `app-${hostname()}-${process.pid}`;
   const repos = new Map<string, { ticker: RepoTicker; trigger: ReturnType<typeof coalescedTicker>; octokit: Octokit; ticked: boolean }>();
 
   const forRepo = async (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
@@ -56,19 +67,20 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     let entry = repos.get(key);
     if (entry === undefined) {
       // One attempt per tick: a tick that lost its batch to another replica looks again shortly (below).
-      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, heardJitterMs: options.heardJitterMs ?? APP_DEFAULTS.heardJitterMs, ...(options.sleep === undefined ? {} : { sleep: options.sleep }), ...(options.random === undefined ? {} : { random: options.random }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
       const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean } = {
         ticker,
         octokit,
         ticked: false,
         trigger: coalescedTicker(
-          async () => {
+          async (heard) => {
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
             const context = { owner, repo, octokit: state.octokit, config, problems };
-            const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve());
+            const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve(), { heard });
             // Another replica won the claims' compare-and-swap: look again shortly (at a jittered
             // moment, so the losers do not race each other again), or this event waits for the schedule.
-            if (report.busy) setTimeout(() => void state.trigger.trigger(), BUSY_RETRY_MS * (1 + Math.random() / 2)).unref();
+            // The other losers look again too: the retry is a heard tick (jittered start, checked write).
+            if (report.busy) setTimeout(() => void state.trigger.trigger(true), BUSY_RETRY_MS * (1 + Math.random() / 2)).unref();
             else await options.onTick?.(context, report, ticker);
             if (!state.ticked) {
               state.ticked = true;
@@ -98,7 +110,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
     entry.ticker.hint(payload.issue.number);
-    await entry.trigger.trigger();
+    await entry.trigger.trigger(true);
   });
 
   app.on("issue_comment.created", async (context) => {
@@ -113,7 +125,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const author = payload.comment?.user?.login ?? "";
     const outcome = await entry.ticker.landByCommand(config, payload.issue.number, body, author);
     if (outcome !== "not a land command") app.log.info({ repo: `${where.owner}/${where.repo}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
-    await entry.trigger.trigger();
+    await entry.trigger.trigger(true);
   });
 
   // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from GitHub.
@@ -126,7 +138,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
     if (context.name === "pull_request") entry.ticker.invalidate("pulls");
     if (context.name === "check_run") entry.ticker.invalidate("gates");
-    await entry.trigger.trigger();
+    await entry.trigger.trigger(true);
   });
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).

@@ -21,6 +21,9 @@ import type { PlannedEffect, PlannedWrite, TickPlan, TickView } from "./tick-pla
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] };
 
+/** How long another writer's new record is left for that writer to mirror in its labels. */
+const OTHERS_MIRROR_MS = 60_000;
+
 /**
  * The tick's one decision (docs/lifecycle.md, docs/scheduling.md): from the facts gathered, every
  * change of every item — approvals recorded, withdrawals, landings, renewals, reclaims, reviews
@@ -284,7 +287,11 @@ export function planTick(facts: TickFacts): TickPlan {
     if (issue === undefined) continue;
     const changed = r !== undefined && (r.state === "approved" || r.state === "released") && (!issue.brief.ok || issue.brief.hash !== r.briefHash);
     const next = mirrorLabels(issue.labels, r, L, { changed, clearHold: clearHold.has(item.n) });
-    if (next !== undefined) labels.push({ n: item.n, labels: next });
+    // A record another writer wrote moments ago is that writer's to mirror (its apply sets the
+    // labels after its batch): a replica that read it before those writes landed would only set
+    // them a second time. A mirror the writer did not manage is put right once this grace is over.
+    const othersFresh = r !== undefined && !writes.has(item.n) && r.holder !== holder && now - r.at < OTHERS_MIRROR_MS;
+    if (next !== undefined && !othersFresh) labels.push({ n: item.n, labels: next });
     // The brief changed under a standing approval: the status comment says why it waits, once. An
     // item with none gets it from the writer whose batch records that it has one (one record
     // write, so one comment whatever the replicas); one with a comment has it edited when the hold goes on.

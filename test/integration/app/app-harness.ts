@@ -104,7 +104,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     log: pino({ level: process.env.DEBUG_PROBOT === undefined ? "silent" : "debug" }),
     Octokit: Octokit as unknown as typeof ProbotOctokit,
   });
-  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), clock: { ...systemClock, now: () => clock.now() }, configMaxAgeMs: options.configMaxAgeMs ?? 0, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
+  const middleware = await createNodeMiddleware((app) => bosunApp(app, { now: () => clock.now(), clock: { ...systemClock, now: () => clock.now() }, configMaxAgeMs: options.configMaxAgeMs ?? 0, heardJitterMs: 0, ...(options.dashboardIntervalMs === undefined ? {} : { dashboardIntervalMs: options.dashboardIntervalMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
   const server: Server = createServer((req, res) => {
     void middleware(req, res, () => res.writeHead(404).end());
   });

@@ -209,7 +209,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
       }
     }
     const probot = new Probot({ appId: APP_ID, privateKey: testPrivateKey(), secret: SECRET, baseUrl: fake.url, log: pino({ level: process.env["DEBUG_PROBOT"] === undefined ? "silent" : "debug" }), Octokit: Octokit as unknown as typeof ProbotOctokit });
-    const middleware = await createNodeMiddleware((app) => bosunApp(app, { dashboardIntervalMs: 0, configMaxAgeMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
+    const middleware = await createNodeMiddleware((app) => bosunApp(app, { dashboardIntervalMs: 0, configMaxAgeMs: 0, heardJitterMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
     const server = createServer((req, res) => {
       void middleware(req, res, () => res.writeHead(404).end());
     });

@@ -362,3 +362,14 @@ describe("planTick: idle", () => {
     expect(plan([item(1, { record: record({ state: "released", notBefore: NOW + 1000 }) })]).view.idle).toBe(false);
   });
 });
+
+describe("planTick: labels of another writer's new record", () => {
+  const claimed = (at: number, holder: string): ItemFacts => item(1, { record: record({ state: "held", epoch: 1, pool: "default", leaseUntil: NOW + 600_000, holder, at }), worker: { kind: "live" }, issue: issue({ labels: ["bosun:ready", "bosun:queued"] }) });
+
+  it("are left for a minute to the writer that wrote it (its own apply sets them), then put right by anyone", () => {
+    expect(labelsOf(plan([claimed(NOW - 10_000, "app-2")]), 1)).toBeUndefined();
+    expect(labelsOf(plan([claimed(NOW - 61_000, "app-2")]), 1)).toEqual(["bosun:ready", "bosun:claimed"]);
+    // This writer's own record: its mirror is its own to repair at once.
+    expect(labelsOf(plan([claimed(NOW - 10_000, "app-1")]), 1)).toEqual(["bosun:ready", "bosun:claimed"]);
+  });
+});

@@ -24,6 +24,11 @@ export interface ApplyInput {
   readonly clock: Clock;
   readonly journal: Journal;
   readonly holder: string;
+  /**
+   * Other replicas may be writing the same batch (the tick was set off by a webhook they heard
+   * too): see whether the refs it moves are still where the plan read them before writing it.
+   */
+  readonly recheck?: boolean;
 }
 
 /** The batch did not land: another writer moved first (decide again), or the write failed on its own. */
@@ -58,6 +63,8 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     const batch = store.newBatch(input.clock.now());
     for (const w of plan.writes) batch.writes.set(w.ref, { from: w.from, record: w.next, grant: w.grant });
     batch.granting = plan.writes.some((w) => w.grant);
+    // Dropped unwritten, it costs one conditional read instead of two content-creating requests.
+    if (input.recheck === true && !(await store.stillCurrent(batch))) return { lost: true, conflict: true, detail: "another writer moved these claims while this tick planned: the batch was dropped unwritten" };
     const written = await store.commitBatch(batch);
     if (!written.ok) return { lost: true, conflict: written.conflict, detail: written.detail };
     granted = written.granted;

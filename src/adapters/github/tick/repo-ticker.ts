@@ -41,12 +41,33 @@ export interface RepoTickerOptions {
   readonly github?: TickGitHub;
   /** How many times a tick decides again after losing its batch to another writer (default 3). */
   readonly attempts?: number;
+  /**
+   * A tick set off by a webhook (`tick(…, { heard: true })`) first waits a random moment up to
+   * this long (default 0): replicas that heard the same event then gather one after another, and
+   * the later ones see what the first wrote instead of planning the same batch (docs/scheduling.md,
+   * "Replicas at the same moment"). Timed ticks never wait.
+   */
+  readonly heardJitterMs?: number;
+  /** The wait (default: a timer) and the draw in [0, 1) (default `Math.random`), replaceable for tests. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+}
+
+/** How a tick came about. */
+export interface TickCause {
+  /**
+   * Set off by a webhook that other replicas may have heard at the same moment: the tick starts at
+   * a jittered moment (`heardJitterMs`) and sees whether its batch is still current before writing it.
+   */
+  readonly heard?: boolean;
 }
 
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
 export type HeldItem = { readonly ok: true; readonly record: ClaimRecord; readonly token: ClaimToken; readonly brief: Brief; readonly title: string } | { readonly ok: false; readonly problem: string };
 
 const RECENT_EVENTS = 5000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One repository's scheduler as a process keeps it between ticks — the App's replicas and each
@@ -83,8 +104,9 @@ export class RepoTicker {
     return store;
   }
 
-  private deps(config: BosunConfig): TickDeps {
+  private deps(config: BosunConfig, recheck = false): TickDeps {
     return {
+      ...(recheck ? { recheck } : {}),
       github: this.github,
       store: this.store(config),
       config,
@@ -113,12 +135,16 @@ export class RepoTicker {
   }
 
   /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */
-  tick(config: BosunConfig, beforeApply?: (view: TickView) => Promise<void>): Promise<TickReport> {
+  tick(config: BosunConfig, beforeApply?: (view: TickView) => Promise<void>, cause: TickCause = {}): Promise<TickReport> {
     const next = this.running.catch(() => undefined).then(async () => {
+      const heard = cause.heard === true;
+      const jitter = heard ? (this.options.heardJitterMs ?? 0) * (this.options.random ?? Math.random)() : 0;
+      if (jitter > 0) await (this.options.sleep ?? sleep)(jitter);
+      // Hints taken after the wait: what webhooks said meanwhile is read by this tick.
       const hinted = new Set(this.hinted);
       this.hinted.clear();
       try {
-        const report = await runTick(this.deps(config), this.memory, hinted, beforeApply);
+        const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
         if (report.busy) for (const n of hinted) this.hinted.add(n);
         return report;

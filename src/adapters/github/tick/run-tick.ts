@@ -25,6 +25,8 @@ export interface TickDeps {
   readonly botLogin: string;
   /** How many times the tick decides again after losing its batch to another writer (default `ATTEMPTS`). */
   readonly attempts?: number;
+  /** Look whether another writer moved the batch's claims before writing it (`ApplyInput.recheck`). */
+  readonly recheck?: boolean;
 }
 
 /** What one writer remembers between ticks; nothing in it is needed for correctness. */
