@@ -252,6 +252,7 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     const later = await f.replica("c").tick();
     expect([...first.view.landed, ...later.view.landed]).toMatchObject([{ n, disposition: "human" }]);
     expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1, outcome: { ok: false, disposition: "human" } });
+    expect(recordOf(f, n)?.outcome?.summary).toMatch(/workflow run failed: .*\/attempts\/1 \(re-run since by agent/);
     expect(f.runsOf(n)).toHaveLength(1);
     expect(f.labelsOf(n)).toContain("bosun:needs-human");
   });
