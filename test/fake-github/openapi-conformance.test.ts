@@ -120,6 +120,16 @@ describe("responses conform to GitHub's OpenAPI description", () => {
     await o.actions.getWorkflowRun({ ...repo, run_id: runId });
     await o.actions.listWorkflowRunsForRepo(repo);
     await o.actions.listWorkflowRuns({ ...repo, workflow_id: workflowId });
+    // A re-run keeps the run (id, actor) and adds an attempt by whoever asked; the attempt before it stays readable.
+    const rerunner = reviewer;
+    await expect(rerunner.actions.reRunWorkflow({ ...repo, run_id: runId })).resolves.toMatchObject({ status: 201 });
+    const rerun = (await o.actions.getWorkflowRun({ ...repo, run_id: runId })).data;
+    expect([rerun.run_attempt, rerun.status, rerun.conclusion, rerun.actor?.login, rerun.triggering_actor?.login]).toEqual([2, "queued", null, "mona", "rex"]);
+    const first = (await o.actions.getWorkflowRunAttempt({ ...repo, run_id: runId, attempt_number: 1 })).data;
+    expect([first.run_attempt, first.status, first.conclusion, first.triggering_actor?.login]).toEqual([1, "completed", "success", "mona"]);
+    await expect(o.actions.getWorkflowRunAttempt({ ...repo, run_id: runId, attempt_number: 3 })).rejects.toMatchObject({ status: 404 });
+    fake.completeWorkflowRun("acme/app", runId, "failure");
+    await o.actions.reRunWorkflowFailedJobs({ ...repo, run_id: runId });
     // Branch protection, rulesets and environments, as an admin sets them up and anyone reads them.
     const admin = createTestOctokit(fake.url, "t-admin");
     validator.attach(admin);

@@ -248,8 +248,24 @@ export interface WorkflowRunRecord {
   displayTitle?: string;
   /** Who caused this attempt, when not `actor` (a re-run). */
   triggeringActor?: string;
+  /**
+   * The attempts before this one, oldest first (absent: this is attempt 1). A re-run keeps the run's
+   * id, `actor`, head and inputs; it adds an attempt, with its own `triggering_actor`, status and conclusion.
+   */
+  priorAttempts?: PriorAttempt[];
+  /** When the latest attempt started (absent: at `createdAt`, attempt 1). */
+  startedAt?: number;
   /** The workflow file the run was read from, when not the workflow's own path. */
   path?: string;
+}
+
+/** An earlier attempt of a workflow run, as `GET .../runs/{id}/attempts/{n}` still shows it. */
+export interface PriorAttempt {
+  triggeringActor: string;
+  status: "completed";
+  conclusion: string | null;
+  startedAt: number;
+  updatedAt: number;
 }
 
 export interface RepoState {

@@ -127,7 +127,15 @@ export function workflowJson(state: FakeState, repo: RepoState, w: WorkflowRecor
   };
 }
 
-export function workflowRunJson(state: FakeState, repo: RepoState, run: WorkflowRunRecord): Record<string, unknown> {
+/**
+ * A workflow run as GitHub shows it: its latest attempt, or (`attempt`) an earlier one as
+ * `GET .../runs/{id}/attempts/{n}` does — same id, actor, head and inputs; that attempt's
+ * `triggering_actor`, status and conclusion.
+ */
+export function workflowRunJson(state: FakeState, repo: RepoState, run: WorkflowRunRecord, attempt?: number): Record<string, unknown> {
+  const prior = attempt === undefined ? undefined : run.priorAttempts?.[attempt - 1];
+  const latest = (run.priorAttempts?.length ?? 0) + 1;
+  const shown = prior === undefined ? { attempt: latest, triggeringActor: run.triggeringActor ?? run.actor, status: run.status, conclusion: run.conclusion, startedAt: run.startedAt ?? run.createdAt, updatedAt: run.updatedAt } : { attempt: attempt ?? 1, ...prior };
   const url = `${repoUrl(state, repo)}/actions/runs/${run.id}`;
   const workflow = repo.workflows.get(run.workflowId);
   const commit = repo.commits.get(run.headSha);
@@ -143,19 +151,19 @@ export function workflowRunJson(state: FakeState, repo: RepoState, run: Workflow
     path: run.path ?? workflow?.path ?? "",
     display_title: run.displayTitle ?? displayTitle(workflow?.runName ?? workflow?.name ?? "workflow", run.inputs),
     run_number: run.runNumber,
-    run_attempt: 1,
+    run_attempt: shown.attempt,
     event: run.event,
-    status: run.status,
-    conclusion: run.conclusion,
+    status: shown.status,
+    conclusion: shown.conclusion,
     workflow_id: run.workflowId,
     url,
     html_url: `${repoHtmlUrl(state, repo)}/actions/runs/${run.id}`,
     pull_requests: runPullRequests(state, repo, run),
     created_at: isoTime(run.createdAt),
-    updated_at: isoTime(run.updatedAt),
-    run_started_at: isoTime(run.createdAt),
+    updated_at: isoTime(shown.updatedAt),
+    run_started_at: isoTime(shown.startedAt),
     actor: userJson(state, run.actor),
-    triggering_actor: userJson(state, run.triggeringActor ?? run.actor),
+    triggering_actor: userJson(state, shown.triggeringActor),
     jobs_url: `${url}/jobs`,
     logs_url: `${url}/logs`,
     check_suite_url: `${repoUrl(state, repo)}/check-suites/${run.id}`,

@@ -26,6 +26,7 @@ import { unjudgedBase } from "./judged-base.js";
 import { publishGateReport } from "./publish-gate-report.js";
 import { resolveBrief } from "./resolve-brief.js";
 import { untiedAcceptanceRun } from "./untied-acceptance-run.js";
+import { untrustedRerun } from "./untrusted-rerun.js";
 import { workingTreeHead } from "./working-tree-head.js";
 
 /** An acceptance result produced elsewhere (a job with no write access), handed over as data. */
@@ -65,6 +66,13 @@ export async function runGateAction(io: ActionIo, deps: GateActionDeps): Promise
   const sha = target.headSha;
   let report: GateReport;
   try {
+    const rerun = await untrustedRerun(io, deps.github, target.number);
+    if (rerun !== undefined) {
+      // Nothing posted: the verdict on the commit stays the first attempt's.
+      report = cannotCheckReport(rerun);
+      await finish(io, deps, report, undefined);
+      return report;
+    }
     report = await judge(io, deps, target);
   } catch (err) {
     // Unknown is not a pass, and a missing check must not be mistaken for one still running.

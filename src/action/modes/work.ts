@@ -213,6 +213,8 @@ async function dispatchedBy(octokit: Octokit, io: ActionIo): Promise<{ actor: st
   try {
     const { data } = await octokit.rest.actions.getWorkflowRun({ ...io.event.repo, run_id: io.event.runId });
     if (data.event !== "workflow_dispatch") return { actor: data.actor?.login ?? "", event: data.event, problem: `it was started by ${data.event}, not workflow_dispatch` };
+    // Bosun dispatches a run's first attempt only; a re-run is someone's (even one of Bosun's own login would be no dispatch).
+    if ((data.run_attempt ?? 1) > 1) return { actor: data.triggering_actor?.login ?? "", event: data.event, problem: `this is attempt ${data.run_attempt} of the run, re-run by ${data.triggering_actor?.login ?? "someone"}` };
     return { actor: data.triggering_actor?.login ?? data.actor?.login ?? "", event: data.event };
   } catch (err) {
     return { actor: "", event: "", problem: `the run ${io.event.runId} could not be read (${err instanceof Error ? err.message : String(err)}): it needs actions: read` };
@@ -221,6 +223,15 @@ async function dispatchedBy(octokit: Octokit, io: ActionIo): Promise<{ actor: st
 
 /** The agent's job: no GitHub credential is even accepted here, so none can reach the agent. */
 async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
+  // Bosun dispatches a run's first attempt only. Anyone with write access can re-run this job on
+  // its own, and a job re-run keeps the check job's outputs from attempt 1: without this the agent
+  // would run again on a checked brief, spending the model key outside the money caps, with no
+  // check of who asked (this job holds no token to ask GitHub; the runner sets the attempt).
+  const attempt = (io.env["GITHUB_RUN_ATTEMPT"] ?? "").trim();
+  if (attempt !== "" && attempt !== "1") {
+    io.setFailed(`bosun work: refusing to run the agent: this is attempt ${attempt.slice(0, 10)} of the run (a re-run${io.env["GITHUB_TRIGGERING_ACTOR"] ? ` by ${io.env["GITHUB_TRIGGERING_ACTOR"].slice(0, 60)}` : ""}); Bosun works only in the first attempt of a run it dispatched`);
+    return;
+  }
   // The explicit inputs only: the job's environment is the workflow's to keep clean (the trust
   // rules hold the shipped agent job to no App credential and no permissions).
   if (io.input("github-token").trim() !== "" || io.input("token").trim() !== "") {

@@ -81,6 +81,15 @@ export async function runVerifyAction(io: ActionIo, deps: VerifyActionDeps): Pro
   const evidence = redact(verdictMarkdown(verdict, target));
   await io.summary(evidence);
 
+  // A re-run (anyone with write access can start one, on the same event, at any later time) probes
+  // the target as it is now, maybe after a newer deployment went live: only its verified verdict
+  // speaks for this deployment. Its first attempt already reported anything else.
+  const attempt = (io.env["GITHUB_RUN_ATTEMPT"] ?? "").trim();
+  if (attempt !== "" && attempt !== "1" && verdict.kind !== "verified") {
+    const by = io.env["GITHUB_TRIGGERING_ACTOR"] ? ` by ${io.env["GITHUB_TRIGGERING_ACTOR"].slice(0, 60)}` : "";
+    io.setFailed(redact(`bosun verify: ${line}; this is attempt ${attempt.slice(0, 10)} of the run (a re-run${by}): a re-run posts and lands only a verified deployment, so nothing was posted or landed (the first attempt's verdict stands)`));
+    return verdict;
+  }
   const { owner, repo } = io.event.repo;
   const logUrl = `${io.event.serverUrl}/${owner}/${repo}/actions/runs/${io.event.runId}`;
   const description = redact(verdictDescription(verdict));

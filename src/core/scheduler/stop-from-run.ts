@@ -3,9 +3,16 @@ import { blocked, done, failed, outOfBudget } from "../stop/stop.js";
 
 /**
  * A finished workflow run's conclusion as a stop. Only `success` is done; a failure the run did not
- * classify is cannot-classify (a human looks), never a guessed retry.
+ * classify is cannot-classify (a human looks), never a guessed retry. `rerunBy`: the run's first
+ * attempt (Bosun's) was re-run by that login since; the stop is the first attempt's and says so.
  */
-export function stopFromRun(conclusion: string | null, url: string): Stop {
+export function stopFromRun(conclusion: string | null, url: string, rerunBy?: string): Stop {
+  const stop = stopOfConclusion(conclusion, url);
+  if (rerunBy === undefined) return stop;
+  return { ...stop, reason: `${stop.reason} (re-run since by ${rerunBy || "someone"}: Bosun acts on the attempt it dispatched, not on a re-run)` };
+}
+
+function stopOfConclusion(conclusion: string | null, url: string): Stop {
   switch (conclusion) {
     case "success":
       return done(`workflow run succeeded: ${url}`);

@@ -80,6 +80,37 @@ function cancelRun(state: FakeState, ctx: RouteContext) {
   return { status: 202, body: {} };
 }
 
+/** `GET .../actions/runs/{run_id}/attempts/{attempt_number}`: that attempt as it ended (or the latest, as it is now). */
+function getRunAttempt(state: FakeState, ctx: RouteContext) {
+  const run = ctx.repo.workflowRuns.get(intParam(ctx.params, "run_id"));
+  const attempt = intParam(ctx.params, "attempt_number");
+  if (run === undefined || attempt < 1 || attempt > (run.priorAttempts?.length ?? 0) + 1) throw notFound();
+  return { status: 200, body: workflowRunJson(state, ctx.repo, run, attempt) };
+}
+
+/**
+ * `POST .../actions/runs/{run_id}/rerun` (and `rerun-failed-jobs`): anyone with write access may
+ * re-run a completed run (GitHub: "Re-running workflows and jobs"). The run keeps its id, `actor`,
+ * head and inputs; the new attempt is queued with the caller as its `triggering_actor`, and the
+ * attempt before it stays readable. A run still going cannot be re-run (GitHub offers a re-run only
+ * of a completed run; its REST description lists no error answer, so the fake's 403 is a guess).
+ */
+function rerunRun(state: FakeState, ctx: RouteContext) {
+  const run = ctx.repo.workflowRuns.get(intParam(ctx.params, "run_id"));
+  if (run === undefined) throw notFound();
+  if (run.status !== "completed") throw new HttpError(403, "This workflow is already running");
+  const now = state.clock.now();
+  run.priorAttempts = [...(run.priorAttempts ?? []), { triggeringActor: run.triggeringActor ?? run.actor, status: "completed", conclusion: run.conclusion, startedAt: run.startedAt ?? run.createdAt, updatedAt: run.updatedAt }];
+  run.triggeringActor = ctx.login;
+  run.status = "queued";
+  run.conclusion = null;
+  run.startedAt = now;
+  run.updatedAt = now;
+  const workflow = ctx.repo.workflows.get(run.workflowId);
+  ctx.emit({ event: "workflow_run", action: "requested", fields: () => ({ workflow_run: workflowRunJson(state, ctx.repo, run), workflow: workflow === undefined ? null : workflowJson(state, ctx.repo, workflow) }) });
+  return { status: 201, body: {} };
+}
+
 function filteredRuns(ctx: RouteContext, workflowId?: number): WorkflowRunRecord[] {
   const q = (k: string) => ctx.query.get(k);
   return [...ctx.repo.workflowRuns.values()]
@@ -118,5 +149,8 @@ export const actionRoutes: Route[] = [
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", kind: "read", handler: listWorkflowRuns },
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/runs", kind: "read", handler: listRuns },
   { method: "GET", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}", kind: "read", handler: getRun },
+  { method: "GET", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}", kind: "read", handler: getRunAttempt },
   { method: "POST", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel", kind: "write", access: "write", handler: cancelRun },
+  { method: "POST", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun", kind: "write", access: "write", handler: rerunRun },
+  { method: "POST", pattern: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", kind: "write", access: "write", handler: rerunRun },
 ];

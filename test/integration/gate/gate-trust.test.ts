@@ -70,18 +70,19 @@ function pullWithCheckout(fields: Parameters<FakeGitHub["addPull"]>[1]): PullRec
   return pull;
 }
 
-function gateIo(pull: PullRecord, headSha = pull.headSha, inputs: Record<string, string> = {}) {
+function gateIo(pull: PullRecord, headSha = pull.headSha, inputs: Record<string, string> = {}, runner: Record<string, string> = {}) {
   const workdir = checkouts.at(-1)?.dir ?? ".";
   return memoryActionIo({
     eventName: "pull_request_target",
     payload: { pull_request: { number: pull.number, head: { sha: headSha, ref: pull.headRef } } },
     inputs: { "github-token": TOKEN, "working-directory": workdir, ...inputs },
-    env: { GITHUB_API_URL: fake.url, PATH: process.env["PATH"] },
+    env: { GITHUB_API_URL: fake.url, PATH: process.env["PATH"], ...runner },
   });
 }
 
-async function runGate(pull: PullRecord, headSha = pull.headSha, inputs: Record<string, string> = {}) {
-  const io = gateIo(pull, headSha, inputs);
+/** `runner`: what the runner sets beside the event (a re-run's GITHUB_RUN_ATTEMPT, GITHUB_TRIGGERING_ACTOR). */
+async function runGate(pull: PullRecord, headSha = pull.headSha, inputs: Record<string, string> = {}, runner: Record<string, string> = {}) {
+  const io = gateIo(pull, headSha, inputs, runner);
   await createGateMode().run(io.io);
   return { ...io, report: JSON.parse(io.outputs["report"] ?? "null") as GateReport };
 }
@@ -199,6 +200,33 @@ describe("one commit: the gate judges the event's head and posts on it only", ()
     expect(report.verdict).toBe("pass");
     expect(report.brief?.source).toContain(`refs/bosun/claims/${item.number}`);
     expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["success"]);
+  });
+});
+
+describe("a re-run of the gate: the same commit judged again only when a maintainer asks", () => {
+  it("a re-run by a writer (the agent) posts nothing, the first verdict standing; a maintainer's re-run judges again", async () => {
+    const item = await approvedIssue(strict());
+    await writeBatchClaim(bot, WHERE, [{ issue: item.number, record: grant(String(item.number), { briefHash: briefHash(strict()) }) }]);
+    const pull = pullWithCheckout({ head: `bosun/${item.number}-fix`, body: `Closes #${item.number}`, files: [text("src/http/a.ts")] });
+    expect((await runGate(pull)).report.verdict).toBe("pass");
+    // GitHub's record of that gate run; whoever re-runs it becomes the new attempt's triggering actor.
+    const runId = 9_002;
+    const at = fake.clock.now();
+    fake.repo(REPO).workflowRuns.set(runId, { id: runId, workflowId: 0, event: "pull_request_target", headBranch: "main", headSha: pull.headSha, status: "completed", conclusion: "success", inputs: {}, actor: "copilot-swe-agent[bot]", runNumber: 1, createdAt: at, updatedAt: at });
+    const rerunBy = async (who: Octokit): Promise<Record<string, string>> => {
+      fake.completeWorkflowRun(REPO, runId, "success");
+      await who.actions.reRunWorkflow({ ...WHERE, run_id: runId });
+      const { data } = await who.actions.getWorkflowRun({ ...WHERE, run_id: runId });
+      return { GITHUB_RUN_ATTEMPT: String(data.run_attempt), GITHUB_TRIGGERING_ACTOR: data.triggering_actor?.login ?? "" };
+    };
+    const byWriter = await runGate(pull, pull.headSha, {}, await rerunBy(writer));
+    expect(byWriter.report.verdict).toBe("could-not-check");
+    expect(byWriter.report.checks.map((c) => c.evidence).join("\n")).toContain("attempt 2, a re-run by mallory, who has write permission");
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["success"]);
+    fake.addToken("t-maia", "maia", { permissions: { [REPO]: "maintain" } });
+    const byMaintainer = await runGate(pull, pull.headSha, {}, await rerunBy(createTestOctokit(fake.url, "t-maia")));
+    expect(byMaintainer.report.verdict).toBe("pass");
+    expect(runsOn(pull.headSha).map((r) => r.conclusion)).toEqual(["success", "success"]);
   });
 });
 

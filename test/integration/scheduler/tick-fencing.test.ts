@@ -230,6 +230,33 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     expect(f.runsOf(n)).toHaveLength(1);
   });
 
+  it("a re-run of Bosun's run by someone else changes nothing: the tick lands what Bosun's attempt ended with, not the re-run's success, nor takes the item back for another try", async () => {
+    f = await schedulerFixture(pool(1));
+    const n = await f.queue("rerun");
+    const a = f.replica("a");
+    await a.tick();
+    const id = f.runsOf(n)[0]!.id;
+    f.fake.completeWorkflowRun(REPO, id, "failure");
+    // The agent (write access) re-runs the failed run before any tick has read its end: GitHub keeps
+    // the run's id, title, inputs and actor (the App), and lists only the new attempt.
+    f.fake.addToken("t-agent", "agent", { permissions: { [REPO]: "write" } });
+    const agent = createTestOctokit(f.fake.url, "t-agent");
+    expect((await agent.actions.reRunWorkflow({ owner: "acme", repo: "app", run_id: id })).status).toBe(201);
+    const listed = (await agent.actions.getWorkflowRun({ owner: "acme", repo: "app", run_id: id })).data;
+    expect([listed.run_attempt, listed.actor?.login, listed.triggering_actor?.login, listed.status]).toEqual([2, BOT, "agent", "queued"]);
+    // While the re-run is queued, and after it ends in success, past the lease: Bosun's attempt failed.
+    f.clock.advance(61_000);
+    const first = await f.replica("b").tick();
+    f.fake.completeWorkflowRun(REPO, id, "success");
+    f.clock.advance(11 * 60_000);
+    const later = await f.replica("c").tick();
+    expect([...first.view.landed, ...later.view.landed]).toMatchObject([{ n, disposition: "human" }]);
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1, outcome: { ok: false, disposition: "human" } });
+    expect(recordOf(f, n)?.outcome?.summary).toMatch(/workflow run failed: .*\/attempts\/1 \(re-run since by agent/);
+    expect(f.runsOf(n)).toHaveLength(1);
+    expect(f.labelsOf(n)).toContain("bosun:needs-human");
+  });
+
   it("a worker that never picks its item up is not handed it forever: past `attempts` the item goes to a human", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\nattempts: 3\n`);
     const n = await f.queue("nobody-home");

@@ -70,6 +70,35 @@ describe("the Action's work mode", () => {
     expect(f.labelsOf(d.n)).toContain("bosun:claimed");
   });
 
+  it("a re-run of Bosun's run works on nothing: the agent job re-run on its own (the check's outputs kept from attempt 1) runs no agent, and the land job refuses the re-run", async () => {
+    const d = await dispatched();
+    f = d.fixture;
+    const inputs = { item: String(d.n), epoch: "1", "brief-hash": d.hash };
+    // Attempt 1, Bosun's: the check passes; the agent job then fails (its runner died), nothing lands.
+    const temp = await mkdtemp(join(tmpdir(), "bosun-rerun-"));
+    const check = memoryActionIo({ inputs: { ...inputs, "github-token": "t-bot", "bot-login": "bosun[bot]", "work-phase": "check" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url, RUNNER_TEMP: temp }, event: d.run });
+    await work.run(check.io);
+    expect(check.failures).toEqual([]);
+    f.fake.completeWorkflowRun(REPO, d.run.runId, "failure");
+    // The agent (write access) re-runs the failed jobs: GitHub runs the agent job and the land job again, with the check's outputs from attempt 1.
+    f.fake.addToken("t-agent", "agent", { permissions: { [REPO]: "write" } });
+    const { createTestOctokit } = await import("../../fake-github/test-octokit.js");
+    const agent = createTestOctokit(f.fake.url, "t-agent");
+    await agent.actions.reRunWorkflowFailedJobs({ owner: "acme", repo: "app", run_id: d.run.runId });
+    const { data: rerun } = await agent.actions.getWorkflowRun({ owner: "acme", repo: "app", run_id: d.run.runId });
+    // What the runner sets in the re-run's jobs, from GitHub's record of the run.
+    const runnerEnv = { GITHUB_RUN_ATTEMPT: String(rerun.run_attempt), GITHUB_TRIGGERING_ACTOR: rerun.triggering_actor?.login ?? "" };
+    const workspace = await mkdtemp(join(tmpdir(), "bosun-rerun-ws-"));
+    const agentJob = memoryActionIo({ inputs: { ...inputs, "work-phase": "agent", brief: check.outputs["brief"] ?? "", "reserve-usd": check.outputs["reserve-usd"] ?? "", "agent-command": "touch agent-ran" }, eventName: "workflow_dispatch", payload: {}, env: { RUNNER_TEMP: temp, GITHUB_WORKSPACE: workspace, PATH: process.env["PATH"], ...runnerEnv } });
+    await work.run(agentJob.io);
+    expect(agentJob.failures[0]).toMatch(/refusing to run the agent: this is attempt 2 of the run \(a re-run by agent\)/);
+    expect(existsSync(join(workspace, "agent-ran"))).toBe(false);
+    const land = memoryActionIo({ inputs: { ...inputs, "github-token": "t-bot", "bot-login": "bosun[bot]", "work-phase": "land" }, eventName: "workflow_dispatch", payload: {}, env: { GITHUB_API_URL: f.fake.url, RUNNER_TEMP: temp, GITHUB_WORKSPACE: workspace, ...runnerEnv }, event: d.run });
+    await work.run(land.io);
+    expect(land.failures[0]).toMatch(/refusing to act: this run was not dispatched by bosun\[bot\]/);
+    expect(f.labelsOf(d.n)).toContain("bosun:claimed");
+  });
+
   it("refuses to act on a stale epoch, and changes nothing", async () => {
     const d = await dispatched();
     f = d.fixture;

@@ -68,11 +68,17 @@ async function deploy(who: Octokit, sha: string, url?: string): Promise<number> 
   return data.id;
 }
 
-/** The registered verify mode on the deployment_status event GitHub sends for a deployment's latest status. */
-async function verify(deploymentId: number, inputs: Record<string, string> = {}): Promise<RecordingIo> {
+/** The deployment_status event GitHub sends for a deployment's latest status. */
+async function statusEvent(deploymentId: number): Promise<{ sha: string; payload: Record<string, unknown> }> {
   const { data: deployment } = await actions.rest.repos.getDeployment({ ...WHERE, deployment_id: deploymentId });
   const { data: statuses } = await actions.rest.repos.listDeploymentStatuses({ ...WHERE, deployment_id: deploymentId });
-  const io = recordingIo({ ...fast, ...inputs }, { name: "deployment_status", sha: deployment.sha, repo: WHERE, payload: { deployment, deployment_status: statuses[0] } }, { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url });
+  return { sha: deployment.sha, payload: { deployment, deployment_status: statuses[0] } };
+}
+
+/** The registered verify mode on that event (`event`: an earlier one, as a re-run of its run sees it), in the runner's environment `env`. */
+async function verify(deploymentId: number, inputs: Record<string, string> = {}, event?: { sha: string; payload: Record<string, unknown> }, env: Record<string, string> = {}): Promise<RecordingIo> {
+  const { sha, payload } = event ?? (await statusEvent(deploymentId));
+  const io = recordingIo({ ...fast, ...inputs }, { name: "deployment_status", sha, repo: WHERE, payload }, { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: fake.url, ...env });
   const load = modes["verify"];
   if (load === undefined) throw new Error("verify mode is not registered");
   await (await load()).run(io);
@@ -126,6 +132,32 @@ describe("verify believes only allowed deployers' deployments, at a URL the work
     expect(io.outputs["verdict"]).toBe("verified");
     expect(io.outputs["landed"]).toBe(String(world.issue));
     expect(issue()?.labels).toContain("bosun:done");
+  });
+
+  it("a re-run of a verified deployment's verify run, once a newer deployment is live, posts no failure and takes back no landed item", async () => {
+    let live = world.pullSha;
+    const server = await startVersionServer((_n, _req, res) => json(res, { version: live }));
+    servers.push(server);
+    await deploy(actions, world.prevSha);
+    const first = await deploy(actions, world.pullSha, `${server.url}/version`);
+    const event = await statusEvent(first);
+    expect((await verify(first, { "verify-hosts": "127.0.0.1" }, event)).outputs["verdict"]).toBe("verified");
+    expect(issue()).toMatchObject({ state: "closed", labels: ["bosun:done"] });
+    // GitHub's record of that verify run (deployment_status, by the workflow's identity), and a newer deployment going live.
+    const runId = 9_001;
+    const at = fake.clock.now();
+    fake.repo(REPO).workflowRuns.set(runId, { id: runId, workflowId: 0, event: "deployment_status", headBranch: "main", headSha: world.pullSha, status: "completed", conclusion: "success", inputs: {}, actor: "github-actions[bot]", runNumber: 1, createdAt: at, updatedAt: at });
+    await deploy(actions, world.headSha, `${server.url}/version`);
+    live = world.headSha;
+    const before = verifiedStatuses().length;
+    // The agent re-runs the old verify run: the same event, probed now.
+    await mallory.rest.actions.reRunWorkflow({ ...WHERE, run_id: runId });
+    const { data: rerun } = await mallory.rest.actions.getWorkflowRun({ ...WHERE, run_id: runId });
+    const io = await verify(first, { "verify-hosts": "127.0.0.1" }, event, { GITHUB_RUN_ATTEMPT: String(rerun.run_attempt), GITHUB_TRIGGERING_ACTOR: rerun.triggering_actor?.login ?? "" });
+    expect(io.outputs["verdict"]).toBe("mismatch");
+    expect(verifiedStatuses()).toHaveLength(before);
+    expect(fake.repo(REPO).deployments.get(first)?.statuses.map((s) => s.state)).not.toContain("failure");
+    expect(issue()).toMatchObject({ state: "closed", labels: ["bosun:done"] });
   });
 
   it("a real deployment by an allowed deployer on an allowed host is verified and lands its item", async () => {

@@ -165,7 +165,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       let worker: WorkerState = { kind: "unseen" };
       if (pool?.dispatch.kind === "workflow") {
         const run = runOfHeld(await needRuns(), n, r);
-        if (run?.status === "completed") worker = { kind: "ended", stop: stopFromRun(run.conclusion, run.url), run: run.id, url: run.url };
+        if (run?.status === "completed") worker = { kind: "ended", stop: stopFromRun(run.conclusion, run.url, run.rerunBy), run: run.id, url: run.url };
         else if (run !== undefined) worker = { kind: "live" };
       }
       const links = (await needPulls()).get(n) ?? [];

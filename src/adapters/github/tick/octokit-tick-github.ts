@@ -7,6 +7,8 @@ import { normalizeLogin } from "../../../core/separation/identity.js";
 import { createConditionalGet } from "../conditional-get.js";
 import { statusOf } from "../status-of.js";
 import { issueOfBranch } from "./issue-of-branch.js";
+import { firstAttemptOf } from "./first-attempt.js";
+import type { FirstAttempts } from "./first-attempt.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
 import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
 import type { BodyEdit, BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
@@ -103,6 +105,7 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
   const conditional = createConditionalGet();
   const bot = normalizeLogin(options.botLogin);
   const runIds = new Map<string, number>();
+  const firstAttempts: FirstAttempts = new Map();
   const roles = new Map<string, { role: string; at: number }>();
   /** What this process knows of Bosun's comments per issue: read, or written by it since. */
   const comments = new Map<number, BotComments>();
@@ -267,7 +270,10 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
       const out: RunView[] = [];
       for (let page = 1; page <= 10; page++) {
         const data = await conditional(`runs:${page}`, (headers) => octokit.rest.actions.listWorkflowRunsForRepo({ owner, repo, event: "workflow_dispatch", per_page: 100, page, headers }));
-        for (const r of data.workflow_runs) out.push({ id: r.id, status: r.status ?? "", conclusion: r.conclusion ?? null, displayTitle: r.display_title, url: r.html_url, createdAt: Date.parse(r.created_at), actor: r.triggering_actor?.login ?? r.actor?.login ?? "", headSha: r.head_sha });
+        for (const r of data.workflow_runs) {
+          const run = await firstAttemptOf(octokit, { owner, repo }, r, firstAttempts);
+          if (run !== undefined) out.push(run);
+        }
         if (data.workflow_runs.length < 100 || enough(out)) break;
       }
       return out;

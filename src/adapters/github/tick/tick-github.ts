@@ -23,7 +23,10 @@ export interface BodyEdit {
   readonly editedAt: number | null;
 }
 
-/** A workflow run as listed. */
+/**
+ * A workflow run as listed — as its first attempt ended or stands: a re-run (anyone with write can
+ * start one) shows a later attempt in the listing, which never speaks for the item (`first-attempt.ts`).
+ */
 export interface RunView {
   readonly id: number;
   readonly status: string;
@@ -32,9 +35,11 @@ export interface RunView {
   readonly url: string;
   /** ms */
   readonly createdAt: number;
-  /** Who started it: only runs the App dispatched speak for an item. */
+  /** Who started its first attempt: only runs the App dispatched speak for an item. */
   readonly actor: string;
   readonly headSha: string;
+  /** Who started the run's latest attempt, when it was re-run (that attempt's end is not believed). */
+  readonly rerunBy?: string;
 }
 
 /** A pull request linked to an item (`Closes #n` in its body, or a branch named for it). */
