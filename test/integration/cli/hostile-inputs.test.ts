@@ -85,3 +85,16 @@ describe("hostile files and arguments on the command line", () => {
     });
   }
 });
+
+describe("command names objects already have", () => {
+  // Seen failing before the fix: `commands["constructor"]` was Object's own, and each of these
+  // crashed with a TypeError (exit 1 and a stack) instead of naming an unknown command.
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])("bosun %s, its help and --help: an unknown command (exit 2)", async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), "bosun-name-"));
+    for (const args of [[name], ["help", name], [name, "--help"]]) {
+      const run = await bosun(args, dir);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain(`bosun: unknown command '${name}'`);
+    }
+  });
+});
