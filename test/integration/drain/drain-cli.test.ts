@@ -93,6 +93,19 @@ describe("bosun drain", () => {
     expect(all).not.toContain(secret);
   });
 
+  // Seen failing before the fix: the parser's message quoted the text it read ("sk-live-012"...),
+  // a prefix of the secret that masking (which matches the whole value) let through everywhere.
+  it("a result file that is not JSON is not quoted back: no piece of a secret in it reaches the stop", async () => {
+    const f = await folder({ garbled: brief(), unended: brief() });
+    const secret = "sk-live-0123456789-abcdefghij-klmnop";
+    const worker = 'if [ "$BOSUN_ITEM" = garbled ]; then printf "%s is my key" "$MY_API_KEY"; else printf \'{"kind":"failed","reason":%s\' "$MY_API_KEY"; fi > "$BOSUN_RESULT"; exit 1';
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", worker], { cwd: f.dir, env: { MY_API_KEY: secret } });
+    expect(run.code).toBe(1);
+    const written = [await readFile(join(f.state, "journal.jsonl"), "utf8"), await readFile(join(f.state, "results", "garbled.json"), "utf8"), await readFile(join(f.state, "results", "unended.json"), "utf8"), run.stdout, run.stderr].join("\n");
+    expect(written).toContain("result file is not a valid stop: not JSON");
+    expect(written).not.toContain(secret.slice(0, 8));
+  });
+
   it("two drains started together on one state folder run each item exactly once, and both judge the whole folder", async () => {
     for (let round = 0; round < 3; round++) {
       const names = Array.from({ length: 12 }, (_, i) => `item-${round}-${i}`);
