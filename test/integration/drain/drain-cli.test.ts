@@ -106,6 +106,15 @@ describe("bosun drain", () => {
     expect(written).not.toContain(secret.slice(0, 8));
   });
 
+  // Seen failing before the fix: the spawner's decoder was never ended, so a last incomplete
+  // UTF-8 sequence was dropped and output.log ended at "tail" as if nothing more was written.
+  it("a worker's output that ends inside a character keeps its last bytes in the log (as U+FFFD)", async () => {
+    const f = await folder({ binary: brief() });
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "printf 'tail\\342\\202'"], { cwd: f.dir });
+    expect(run.code).toBe(0);
+    expect(await readFile(join(f.state, "runs", "binary.e1", "output.log"), "utf8")).toMatch(/^tail\uFFFD/);
+  });
+
   it("two drains started together on one state folder run each item exactly once, and both judge the whole folder", async () => {
     for (let round = 0; round < 3; round++) {
       const names = Array.from({ length: 12 }, (_, i) => `item-${round}-${i}`);
