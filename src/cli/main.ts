@@ -1,4 +1,4 @@
-import type { CliIo } from "./cli-io.js";
+import type { CliCommand, CliIo } from "./cli-io.js";
 import { EXIT_USAGE } from "./cli-io.js";
 import { commands } from "./commands.js";
 import { terminalText } from "./terminal-text.js";
@@ -14,6 +14,11 @@ async function helpText(): Promise<string> {
   lines.push("", "Run 'bosun help <command>' (or 'bosun <command> --help') for a command's options.", "--json gives machine-readable output (drain, gate, verify, replay, stats, config check, doctor; brief check and trace print JSON always).", "");
   return lines.join("\n");
 }
+
+// Only the table's own names: `commands["constructor"]` is Object's, and `bosun constructor`
+// (or `bosun help __proto__`) once crashed with a TypeError instead of naming an unknown command.
+const commandNamed = (name: string | undefined): (() => Promise<CliCommand>) | undefined =>
+  name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
 
 const unknown = (io: CliIo, name: string): number => {
   io.stderr.write(`bosun: unknown command '${terminalText(name)}'\nRun 'bosun help' for the commands.\n`);
@@ -34,12 +39,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   // `bosun help drain`, as gh does: the command's own help.
   if (name === "help") {
     const [topic, ...extra] = rest;
-    const load = topic === undefined ? undefined : commands[topic];
+    const load = commandNamed(topic);
     if (load === undefined || extra.length > 0) return unknown(io, rest.join(" "));
     io.stdout.write(`${(await load()).usage}\n`);
     return 0;
   }
-  const load = commands[name];
+  const load = commandNamed(name);
   if (load === undefined) return unknown(io, name);
   const cmd = await load();
   if (rest.includes("--help") || rest.includes("-h")) {

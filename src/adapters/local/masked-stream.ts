@@ -43,6 +43,8 @@ export function maskedStream(secrets: readonly string[]): MaskedStream {
       if (cut === 0 && pending.length < MOST_HELD) return "";
       // Past the bound, out goes all but the held tail: a secret the run ends with is still whole later.
       if (cut === 0) cut = outsideSecrets(pending, safe, forms) || safe;
+      cut = outsidePair(pending, cut);
+      if (cut === 0) return "";
       const out = redactSecrets(pending.slice(0, cut), secrets);
       pending = pending.slice(cut);
       return out;
@@ -87,4 +89,14 @@ function outsideSecrets(text: string, cut: number, forms: readonly string[]): nu
     }
   }
   return at;
+}
+
+/**
+ * Moves `cut` back off the middle of a surrogate pair (an emoji is two UTF-16 units): each half
+ * written alone became U+FFFD, so output.log held "\uFFFD\uFFFD" where the worker wrote one
+ * valid character, one in every few hundred KB of emoji-laden output.
+ */
+function outsidePair(text: string, cut: number): number {
+  const before = text.charCodeAt(cut - 1);
+  return cut > 0 && cut < text.length && before >= 0xd800 && before <= 0xdbff ? cut - 1 : cut;
 }

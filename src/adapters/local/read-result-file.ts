@@ -16,7 +16,18 @@ export function readResultFile(path: string): { stop: ReturnType<typeof parseSto
   try {
     json = JSON.parse(read.text);
   } catch (err) {
-    return { stop: { ok: false, problem: `not JSON (${err instanceof Error ? err.message : String(err)})` } };
+    return { stop: { ok: false, problem: `not JSON${whereNotJson(err)}` } };
   }
   return { stop: parseStop(json), json };
+}
+
+/**
+ * Where the parser gave up, never what it read there: V8 quotes the text around a bad token
+ * (`Unexpected token 's', "sk-Hostile"... is not valid JSON`), and a secret there reached the
+ * stop reason, the claim record and the journal as a prefix that masking, which matches the
+ * whole value only, could not recognise.
+ */
+function whereNotJson(err: unknown): string {
+  const at = err instanceof Error ? /at position (\d+)/.exec(err.message) : null;
+  return at === null ? "" : ` at character ${at[1]}`;
 }

@@ -192,6 +192,11 @@ function start({ id, command, cwd, env }) {
       const out = decoder.write(b);
       if (out !== "") sendOutput(id, out, stream);
     });
+    // A last incomplete character (binary output) is still output: one U+FFFD, not nothing.
+    stream.on("end", () => {
+      const rest = decoder.end();
+      if (rest !== "" && !run.ended) sendOutput(id, rest, stream);
+    });
     stream.on("error", () => {});
   }
   child.on("exit", (exit, signal) => {

@@ -97,6 +97,12 @@ async function runGate(args: readonly string[], io: CliIo, deps: GateCommandDeps
     io.stderr.write("bosun gate: no origin/HEAD, main or master here; pass --base REF\n");
     return EXIT_USAGE;
   }
+  const behind = await headAddsNothing(io.cwd, base, head);
+  if (behind !== undefined) {
+    io.stderr.write(`bosun gate: ${terminalText(head)} adds no commit over ${terminalText(base)} (${behind}): there is no change to judge; is --base the branch the work started from?\n`);
+    if (values.state !== undefined) await journalGateVerdict(io, values.state, brief, head, "could-not-check");
+    return GATE_EXIT["could-not-check"];
+  }
   const read = await gitDiff(io.cwd, base, head);
   if (!read.ok) {
     io.stderr.write(`bosun gate: cannot read the diff ${base}...${head}: ${read.message}\n`);
@@ -133,6 +139,17 @@ async function manifestsAt(cwd: string, base: string, head: string, paths: reado
   if (!mergeBase.ok) return found;
   for (const path of paths) if ((await runGit(["cat-file", "-e", `${mergeBase.stdout.trim()}:${path}`], cwd)).ok) found.add(path);
   return found;
+}
+
+/**
+ * Why `base...head` is empty by construction — head is base, or base already contains it
+ * (`--base HEAD`, the work branch itself, a base that moved past it) — or undefined. Such a
+ * diff once passed every check on its 0 files, the empty `--base` hole by another name.
+ */
+async function headAddsNothing(cwd: string, base: string, head: string): Promise<string | undefined> {
+  const [mergeBase, headSha] = await Promise.all([runGit(["merge-base", base, head], cwd), runGit(["rev-parse", "--verify", "--quiet", `${head}^{commit}`], cwd)]);
+  if (!mergeBase.ok || !headSha.ok || mergeBase.stdout.trim() !== headSha.stdout.trim()) return undefined;
+  return `${terminalText(base)} already contains ${headSha.stdout.trim().slice(0, 12)}`;
 }
 
 async function defaultBase(cwd: string): Promise<string | undefined> {

@@ -27,8 +27,9 @@ export function compileAllowedPaths(patterns: readonly string[]): AllowedPaths {
     allows(path) {
       // Not a path inside the repository (absolute, `./x`, `../x`, empty): never allowed.
       if (path === "" || path.startsWith("/") || path.split("/").some((part) => part === "." || part === ".." || part === "")) return false;
+      const name = path.normalize("NFC");
       let allowed = false;
-      for (const rule of rules) if (rule.re.test(path)) allowed = !rule.negated;
+      for (const rule of rules) if (rule.re.test(name)) allowed = !rule.negated;
       return allowed;
     },
   };
@@ -42,7 +43,11 @@ function compileRule(line: string): Rule[] {
   if (negated) pattern = pattern.slice(1);
   if (pattern.startsWith("\\#") || pattern.startsWith("\\!")) pattern = pattern.slice(1);
   const folder = pattern.endsWith("/");
-  pattern = pattern.replace(/\/+$/, "");
+  const spelled = plainSpelling(pattern);
+  // A negation that names no path must still take out what it meant: matching nothing would
+  // allow it. One that climbs above the root takes out everything; a plain one allows nothing.
+  if (spelled === undefined) return negated ? [{ negated, re: /^/ }] : [];
+  pattern = spelled.replace(/\/+$/, "");
   if (pattern === "") return [];
   // With a `/` before its end the pattern is anchored at the root; without, it matches at any depth.
   const anchored = pattern.includes("/");
@@ -52,4 +57,32 @@ function compileRule(line: string): Rule[] {
   // (`/**/*`, not `/**`: picomatch lets `x/**` match `x` itself, a file named like the folder.)
   const globs = folder ? [`${base}/**/*`] : [base, `${base}/**/*`];
   return [{ negated, re: new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join("|")) }];
+}
+
+const GLOB = /[*?[\]{}()!+@]/;
+
+/**
+ * The pattern as the paths it names are spelled in a diff: Unicode NFC (the form paths are
+ * compared in), one `/` between parts, no `.` parts, and a `..` part taken back with the plain
+ * name before it. Each of `!cafe\u0301/**`, `!src//secret/**`, `!src/./secret/**` and
+ * `!src/../src/secret/**` once matched nothing, so the path it was written to take out passed the
+ * gate. Undefined when a `..` follows a wildcard or climbs above the root, or nothing is left
+ * (`.`, `src/..`): no spelling of a path is meant.
+ */
+function plainSpelling(pattern: string): string | undefined {
+  // Anchored as written (`./.env` names the root's .env only), however the parts are cleaned.
+  const anchored = pattern.replace(/\/+$/, "").includes("/");
+  const trailing = pattern.endsWith("/");
+  const parts: string[] = [];
+  for (const part of pattern.normalize("NFC").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part !== "..") {
+      parts.push(part);
+      continue;
+    }
+    const last = parts.pop();
+    if (last === undefined || GLOB.test(last)) return undefined;
+  }
+  if (parts.length === 0) return undefined;
+  return `${anchored ? "/" : ""}${parts.join("/")}${trailing ? "/" : ""}`;
 }

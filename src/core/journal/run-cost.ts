@@ -63,6 +63,18 @@ export function parseRunCost(raw: unknown): RunCost | undefined | { problem: str
 const MOST_WALL_CLOCK_S = 1e7;
 
 /**
+ * One cost field as the journal may hold it, by the rule `checkRunCost` writes by: the value when
+ * it is a finite, non-negative, plausible number, else undefined. Readers of a journal (`bosun
+ * stats`) apply it too, so a hand-edited or foreign line cannot make a sum Infinity.
+ * @example plausibleCostField("usd", 1e308) // undefined
+ */
+export function plausibleCostField(field: keyof RunCost, value: unknown): number | undefined {
+  if (field === "wall_clock_s") return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MOST_WALL_CLOCK_S ? value : undefined;
+  const parsed = reportedSchema.shape[field].safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
  * The one check every cost passes before it is journalled, on every face: each field that is not
  * a finite, non-negative, plausible number (a preset's `total_cost_usd: 1e999`, token counts summed
  * past Number.MAX_VALUE, a malformed count) is left out and named in `problem`, never written as

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plausibleCostField } from "../journal/run-cost.js";
 import { BUDGET_LIMITS, STOP_KINDS } from "../stop/stop.js";
 
 /** A journal line as the metrics read it: only the fields they use, validated, `t` in ms. */
@@ -56,7 +57,6 @@ export interface JournalProblem {
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-const amount = z.number().nonnegative().finite();
 const base = {
   v: z.literal(1, { error: "must be 1 (the only journal version this reads)" }),
   t: z.string().regex(ISO, "must be an ISO 8601 time with a zone"),
@@ -126,7 +126,7 @@ function toRecord(data: z.infer<typeof recordSchema>, line: number, t: number): 
         ...(wholeNumber(data.epoch) ? { epoch: data.epoch } : {}),
         ...(typeof data.tier === "string" ? { tier: data.tier } : {}),
         ...(typeof data.agent === "string" ? { agent: data.agent } : {}),
-        ...(amount.safeParse(data.reserve_usd).success ? { reserve_usd: data.reserve_usd as number } : {}),
+        ...(plausibleCostField("usd", data.reserve_usd) === undefined ? {} : { reserve_usd: data.reserve_usd as number }),
       };
     case "GATE":
       return { ...common, event: "GATE", verdict: data.verdict };
@@ -139,9 +139,11 @@ function pickCost(raw: unknown): Cost {
   if (raw === null || typeof raw !== "object") return {};
   const cost = raw as Record<string, unknown>;
   const kept: { tokens?: number; usd?: number; wall_clock_s?: number } = {};
+  // By the writer's own rule: a field it would have refused (usd 1e308, a wall clock of 1e308 s)
+  // once made the totals Infinity, printed as "$Infinity" and "NaN%" and written as null.
   for (const field of ["tokens", "usd", "wall_clock_s"] as const) {
-    const parsed = amount.safeParse(cost[field]);
-    if (parsed.success) kept[field] = parsed.data;
+    const value = plausibleCostField(field, cost[field]);
+    if (value !== undefined) kept[field] = value;
   }
   return kept;
 }

@@ -29,7 +29,11 @@ export function parseTraceTime(text: string): number | undefined {
   if (zone !== undefined && zone !== "Z") {
     const sign = zone[0] === "-" ? -1 : 1;
     const digits = zone.slice(1).replace(":", "");
-    t -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+    const zoneHours = Number(digits.slice(0, 2));
+    const zoneMinutes = Number(digits.slice(2, 4));
+    // An offset is at most 23:59 (ISO 8601): `+99:99` once moved a time by 100 hours unseen.
+    if (zoneHours > 23 || zoneMinutes > 59) return undefined;
+    t -= sign * (zoneHours * 60 + zoneMinutes) * 60_000;
   }
   return t;
 }

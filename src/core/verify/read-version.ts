@@ -62,6 +62,12 @@ export function readVersion(
       }
       const value = readPath(json, source.path);
       if (value === undefined) return fail("field-missing", `field '${source.path}' is missing`);
+      // A JSON number is read as a double: `1e999` became "Infinity", and a build number past 2^53
+      // (1733212345678901234) became 1733212345678901200, so the exact expected value mismatched
+      // and a different number verified. Such a number is no version we can read exactly.
+      if (typeof value === "number" && (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))) {
+        return fail("not-a-version", `field '${source.path}' is a number JSON readers cannot hold exactly (past 2^53 or not finite): report the version as a string`);
+      }
       if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
         return found(String(value), `field ${source.path}`);
       }

@@ -85,3 +85,47 @@ describe("hostile files and arguments on the command line", () => {
     });
   }
 });
+
+describe("a base that already holds the head", () => {
+  // Seen failing before the fix: each diffed nothing and the gate passed (exit 0) with the work
+  // branch's off-brief file never looked at — the `--base ""` hole by another spelling.
+  it.each([["HEAD"], ["work"], ["ahead"]])("gate --base %s over the work branch could not check (exit 3), never a pass", async (base) => {
+    const repo = new TempRepo();
+    repos.push(repo);
+    repo.write("briefs/x.yml", 'goal: Fix one thing.\nconstraints: {paths: [src/**]}\nacceptance: {command: "true"}\nsize_cap: 50\n').write("src/a.ts", "a\n").commit("base");
+    repo.git("checkout", "-q", "-b", "work");
+    repo.write("secrets.txt", "outside the brief\n").commit("outside");
+    repo.git("branch", "ahead");
+    repo.git("checkout", "-q", "ahead");
+    repo.write("src/b.ts", "b\n").commit("later");
+    repo.git("checkout", "-q", "work");
+    const run = await bosun(["gate", "--brief", "briefs/x.yml", "--base", base, "--no-acceptance"], repo.dir);
+    expect(run.code).toBe(3);
+    expect(run.err).toContain("adds no commit over");
+    expect(run.out).not.toMatch(/pass/i);
+  });
+
+  it("a base the head is ahead of is still judged (the off-brief file fails)", async () => {
+    const repo = new TempRepo();
+    repos.push(repo);
+    repo.write("briefs/x.yml", 'goal: Fix one thing.\nconstraints: {paths: [src/**]}\nacceptance: {command: "true"}\nsize_cap: 50\n').write("src/a.ts", "a\n").commit("base");
+    repo.git("checkout", "-q", "-b", "work");
+    repo.write("secrets.txt", "outside the brief\n").commit("outside");
+    const run = await bosun(["gate", "--brief", "briefs/x.yml", "--base", "main", "--no-acceptance"], repo.dir);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain("secrets.txt");
+  });
+});
+
+describe("command names objects already have", () => {
+  // Seen failing before the fix: `commands["constructor"]` was Object's own, and each of these
+  // crashed with a TypeError (exit 1 and a stack) instead of naming an unknown command.
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])("bosun %s, its help and --help: an unknown command (exit 2)", async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), "bosun-name-"));
+    for (const args of [[name], ["help", name], [name, "--help"]]) {
+      const run = await bosun(args, dir);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain(`bosun: unknown command '${name}'`);
+    }
+  });
+});

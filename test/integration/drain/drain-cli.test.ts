@@ -93,6 +93,28 @@ describe("bosun drain", () => {
     expect(all).not.toContain(secret);
   });
 
+  // Seen failing before the fix: the parser's message quoted the text it read ("sk-live-012"...),
+  // a prefix of the secret that masking (which matches the whole value) let through everywhere.
+  it("a result file that is not JSON is not quoted back: no piece of a secret in it reaches the stop", async () => {
+    const f = await folder({ garbled: brief(), unended: brief() });
+    const secret = "sk-live-0123456789-abcdefghij-klmnop";
+    const worker = 'if [ "$BOSUN_ITEM" = garbled ]; then printf "%s is my key" "$MY_API_KEY"; else printf \'{"kind":"failed","reason":%s\' "$MY_API_KEY"; fi > "$BOSUN_RESULT"; exit 1';
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", worker], { cwd: f.dir, env: { MY_API_KEY: secret } });
+    expect(run.code).toBe(1);
+    const written = [await readFile(join(f.state, "journal.jsonl"), "utf8"), await readFile(join(f.state, "results", "garbled.json"), "utf8"), await readFile(join(f.state, "results", "unended.json"), "utf8"), run.stdout, run.stderr].join("\n");
+    expect(written).toContain("result file is not a valid stop: not JSON");
+    expect(written).not.toContain(secret.slice(0, 8));
+  });
+
+  // Seen failing before the fix: the spawner's decoder was never ended, so a last incomplete
+  // UTF-8 sequence was dropped and output.log ended at "tail" as if nothing more was written.
+  it("a worker's output that ends inside a character keeps its last bytes in the log (as U+FFFD)", async () => {
+    const f = await folder({ binary: brief() });
+    const run = await runBosun(["drain", "--briefs", f.briefs, "--state", f.state, "--run", "printf 'tail\\342\\202'"], { cwd: f.dir });
+    expect(run.code).toBe(0);
+    expect(await readFile(join(f.state, "runs", "binary.e1", "output.log"), "utf8")).toMatch(/^tail\uFFFD/);
+  });
+
   it("two drains started together on one state folder run each item exactly once, and both judge the whole folder", async () => {
     for (let round = 0; round < 3; round++) {
       const names = Array.from({ length: 12 }, (_, i) => `item-${round}-${i}`);

@@ -21,6 +21,19 @@ const CASES: Array<[string, readonly string[], string, boolean]> = [
   ["an absolute path is never allowed", ["**"], "/etc/passwd", false],
   ["nothing is allowed by default", [], "src/a.ts", false],
   ["a comment line is not a pattern", ["# src/**"], "src/a.ts", false],
+  // Seen failing before the fix: each negation matched nothing, so the path it names was allowed.
+  ["a negation in another Unicode form (NFD) takes the NFC path out", ["**", "!cafe\u0301/**"], "caf\u00e9/n.txt", false],
+  ["an NFD path is taken out by an NFC negation", ["**", "!caf\u00e9/**"], "cafe\u0301/n.txt", false],
+  ["a negation with a doubled slash", ["**", "!src//secret/**"], "src/secret/k.txt", false],
+  ["a negation with a ./ part", ["**", "!src/./secret/**"], "src/secret/k.txt", false],
+  ["a negation with a .. part", ["**", "!src/../src/secret/**"], "src/secret/k.txt", false],
+  ["a negation whose .. follows a wildcard takes out everything", ["**", "!src/*/../secret/**"], "docs/a.md", false],
+  ["a negation that climbs above the root takes out everything", ["**", "!../x/**"], "docs/a.md", false],
+  ["a negation of the root itself (src/..) takes out everything", ["**", "!src/.."], "docs/a.md", false],
+  ["an allowing pattern with a .. part names the same paths", ["docs/../src/**"], "src/a.ts", true],
+  ["./ keeps a pattern anchored at the root", ["./.env"], "sub/.env", false],
+  ["./.env still allows the root's .env", ["./.env"], ".env", true],
+  ["an allowing pattern that climbs above the root allows nothing", ["../**"], "src/a.ts", false],
 ];
 
 describe("allowed paths", () => {

@@ -134,6 +134,25 @@ describe("fleet metrics, edges", () => {
   });
 });
 
+describe("costs the writer would have refused", () => {
+  // Seen failing before the fix: the reader took any finite number, so two LAND lines of usd 1e308
+  // summed to Infinity (printed "$Infinity", "NaN%"; written as null in --json).
+  it("leaves out a cost field past the plausible bounds, so no total becomes Infinity", () => {
+    const land = (item: string, cost: string) => `{"v":1,"t":"2026-11-02T00:00:00Z","event":"LAND","item":"${item}","ok":true,"stop":{"kind":"done"},"cost":${cost}}`;
+    const lines = [
+      land("a", '{"usd":1e308,"tokens":1e308,"wall_clock_s":1e308}'),
+      land("b", '{"usd":1e308,"tokens":1.5,"wall_clock_s":1e8}'),
+      land("c", '{"usd":0.5,"tokens":100,"wall_clock_s":2}'),
+      '{"v":1,"t":"2026-11-02T00:00:00Z","event":"DISPATCH","item":"a","reserve_usd":1e308}',
+    ];
+    const { records } = parseAll(lines);
+    const m = fleetMetrics(records);
+    expect(m.cost.total).toEqual({ tokens: 100, usd: 0.5, wall_clock_s: 2 });
+    expect(m.cost.runs_missing).toEqual({ tokens: 2, usd: 2, wall_clock_s: 2 });
+    expect(records.find((r) => r.event === "DISPATCH")).not.toHaveProperty("reserve_usd");
+  });
+});
+
 describe("parseWindowBound", () => {
   it.each([
     ["2026-11-01", "since", Date.UTC(2026, 10, 1)],

@@ -74,4 +74,16 @@ describe("maskedStream", () => {
       }),
     );
   });
+
+  // Seen failing before the fix: the held tail was cut between an emoji's two UTF-16 halves, and
+  // each half, written to output.log alone, became U+FFFD.
+  it("never cuts what it passes on between the two halves of a character", () => {
+    const stream = maskedStream([SECRET]);
+    const text = "é€😀".repeat(400);
+    const pieces: string[] = [];
+    for (let at = 0; at < text.length; at += 97) pieces.push(stream.write(text.slice(at, at + 97)));
+    pieces.push(stream.end());
+    for (const piece of pieces) expect(Buffer.from(piece, "utf8").toString("utf8")).toBe(piece);
+    expect(pieces.join("")).toBe(text);
+  });
 });

@@ -26,3 +26,15 @@ describe("trace times in the first century", () => {
     expect(formatDate(parseTraceTime("0042-06-15T12:30:00Z") as number, "minute")).toBe("0042-06-15 12:30");
   });
 });
+
+describe("trace time offsets", () => {
+  // Seen failing before the fix: each was read, 99 h 99 min or 24 h off, without a word.
+  it.each(["2026-02-26T01:00:00+99:99", "2026-02-26T01:00:00+2400", "2026-02-26T01:00:00-00:60"])("%s is no time", (text) => {
+    expect(parseTraceTime(text)).toBeUndefined();
+  });
+
+  it("an offset up to 23:59 either way is read", () => {
+    expect(parseTraceTime("2026-02-26T01:00:00+23:59")).toBe(Date.parse("2026-02-26T01:00:00+23:59"));
+    expect(parseTraceTime("2026-02-26T01:00:00-0530")).toBe(Date.parse("2026-02-26T01:00:00-05:30"));
+  });
+});

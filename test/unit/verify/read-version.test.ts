@@ -33,6 +33,10 @@ describe("readVersion", () => {
     ["an empty body", { kind: "body" }, "   ", "not-a-version"],
     ["an HTML page as a plain-text version", { kind: "body" }, `<html>${"x".repeat(300)}</html>`, "not-a-version"],
     ["a missing header", { kind: "header", name: "x-version" }, "", "header-missing"],
+    // Seen failing before the fix: read as "1733212345678901200" and "Infinity", so a different
+    // build number verified and the exact one did not.
+    ["a whole number past 2^53, which a double cannot hold", { kind: "field", path: "build" }, '{"build":1733212345678901234}', "not-a-version"],
+    ["a number past the largest double", { kind: "field", path: "v" }, '{"v":1e999}', "not-a-version"],
   ])("answers could-not-check for %s", (_name, source, text, code) => {
     expect(readVersion(source, text)).toMatchObject({ kind: "unreachable", code });
   });
