@@ -1,4 +1,4 @@
-import { SETTLED_FOR_ANOTHER_BRIEF } from "../adapters/local/file-claim-store.js";
+import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF } from "../adapters/local/file-claim-store.js";
 import type { FinalStatus } from "../core/engine/engine-loop.js";
 import type { JournalEvent } from "../core/journal/journal-event.js";
 import { traceLine } from "../core/journal/trace-line.js";
@@ -40,7 +40,7 @@ export function drainLine(event: JournalEvent, earlier: ReadonlyMap<string, Earl
   const detail = terminalText(event.detail);
   switch (event.reason) {
     case "not-ready": {
-      if (event.detail.startsWith(SETTLED_FOR_ANOTHER_BRIEF)) return `${item}: not run: ${detail}`;
+      if (event.detail.startsWith(SETTLED_FOR_ANOTHER_BRIEF) || event.detail.startsWith(CLAIMED_FOR_ANOTHER_BRIEF)) return `${item}: not run: ${detail}`;
       if (!event.detail.startsWith("settled:")) return `${item}: waiting (${detail})`;
       const before = earlier.get(event.item);
       const when = before === undefined ? "" : ` (run ${shortTime(before.t)}, epoch ${before.epoch})`;

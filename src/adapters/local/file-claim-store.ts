@@ -9,6 +9,8 @@ import { holderLives, thisHolderProcess, type HolderProcess } from "./holder-pro
 
 /** Starts the outcome (and a denial's detail) of a key settled for other content than the claimer's. */
 export const SETTLED_FOR_ANOTHER_BRIEF = "settled for another brief";
+/** Starts the outcome of a key whose latest claim (live, or ended and released for a retry) was for other content. */
+export const CLAIMED_FOR_ANOTHER_BRIEF = "claimed for another brief";
 
 /**
  * Claims on the local file system, safe across processes sharing one state folder.
@@ -223,7 +225,11 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     }
     const live = withLive && names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
     const recorded = names.includes("settled") ? readJson<SettledOutcome & { hash?: string }>(join(dir, "settled")) : undefined;
-    const settled = recorded === undefined || key === undefined ? recorded : asSettledFor(recorded, this.contentOf(key), dir);
+    let settled = recorded === undefined || key === undefined ? recorded : asSettledFor(recorded, this.contentOf(key), dir);
+    // Not settled yet, but its latest claim was for other content (a drain whose brief of this id
+    // waits out a retry, or runs now): this content is not that item. Taking the next epoch would
+    // run it on the other brief's attempts and leave that brief's retry refused as settled.
+    if (settled === undefined && key !== undefined) settled = claimedForOther(names, dir, live, this.contentOf(key));
     const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
     return {
       epoch: Math.max(historyEpoch, live?.epoch ?? 0),
@@ -291,7 +297,31 @@ function asSettledFor(recorded: SettledOutcome & { hash?: string }, hash: string
   };
 }
 
+/**
+ * The outcome a claimer of content `hash` reads when the key's latest claim — the live one, else the
+ * highest epoch that ended — names other content; undefined when it names the same, or either has none.
+ */
+function claimedForOther(names: readonly string[], dir: string, live: Live | undefined, hash: string | undefined): SettledOutcome | undefined {
+  if (hash === undefined) return undefined;
+  let latest: ClaimFile | undefined = live;
+  if (latest === undefined) {
+    let best = -1;
+    let name: string | undefined;
+    for (const n of names) {
+      const m = /^(\d+)\.(ended|reclaimed-.*)$/.exec(n);
+      if (m !== null && Number(m[1]) > best) [best, name] = [Number(m[1]), n];
+    }
+    if (name !== undefined) latest = readJson<ClaimFile>(join(dir, name));
+  }
+  if (latest?.hash === undefined || latest.hash === hash) return undefined;
+  return {
+    ok: false,
+    disposition: "human",
+    summary: `${CLAIMED_FOR_ANOTHER_BRIEF}: another brief with this claim key was claimed in ${dir} (epoch ${latest.epoch}, ${latest.hash.slice(0, 19)}…), not this one (${hash.slice(0, 19)}…): not run; give it another id or claim_key, or let that one finish`,
+  };
+}
+
 /** How a denial names a settled key: `settled: <outcome>`, or the whole story when it was another brief. */
 function settledDetail(settled: SettledOutcome): string {
-  return settled.summary.startsWith(SETTLED_FOR_ANOTHER_BRIEF) ? settled.summary : `settled: ${settled.summary}`;
+  return settled.summary.startsWith(SETTLED_FOR_ANOTHER_BRIEF) || settled.summary.startsWith(CLAIMED_FOR_ANOTHER_BRIEF) ? settled.summary : `settled: ${settled.summary}`;
 }
