@@ -101,6 +101,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     if ("problem" in read) return fail(io, `cannot read ${file}: ${read.problem}`);
     imports.push(read);
   }
+  // Not one item in any file (a file that is no trace at all, an empty one): a table of dashes
+  // with exit 0 would read as a replay that ran. Say what each file was taken for instead.
+  if (imports.every((r) => r.items.length === 0)) {
+    const why = imports.map((r) => `${r.source}: ${r.problems[0]?.message ?? "no item"}`).join("; ");
+    return fail(io, `nothing to replay: no item in ${imports.length === 1 ? "the trace" : "any trace"} (${why})`);
+  }
   const trace = buildTrace(imports, { ...DEFAULT_DURATION_OPTIONS, leadScale });
   const sources: TraceSource[] = imports.map((r) => ({ file: r.source, format: r.format, items: r.items.length }));
   const costProblem = budgetUsd === undefined ? undefined : traceCostProblem(trace);

@@ -87,4 +87,21 @@ describe("bosun replay over the beads traces", () => {
     expect(code).toBe(2);
     expect(err).toContain(message);
   });
+
+  // Seen before: 300 KB of NULs, random bytes or an empty file replayed to a table of dashes, exit 0.
+  it("exits 2 when no file given holds a single item, saying what each was taken for", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bosun-replay-none-"));
+    await writeFile(join(dir, "nuls.csv"), Buffer.alloc(300_000));
+    await writeFile(join(dir, "empty.jsonl"), "");
+    for (const files of [["nuls.csv"], ["empty.jsonl"], ["nuls.csv", "empty.jsonl"]]) {
+      const { code, out, err } = await bosun(["replay", ...files], dir);
+      expect(code, err).toBe(2);
+      expect(out).toBe("");
+      expect(err).toContain("nothing to replay");
+      for (const f of files) expect(err).toContain(f);
+    }
+    // One good file beside a bad one still replays (the bad one is listed among the problems).
+    const mixed = await bosun(["replay", join(TRACES, "beads_events_claim_trace.csv"), "nuls.csv", "--format", "json"], dir);
+    expect(mixed.code, mixed.err).toBe(0);
+  });
 });
