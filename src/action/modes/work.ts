@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
 import { allowlistedEnv, BASE_ENV_NAMES } from "../../adapters/local/allowlisted-env.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
@@ -27,9 +25,9 @@ import { applyWorkPatch } from "../apply-work-patch.js";
 import { failOnInputError } from "../fail-on-input-error.js";
 import { MAX_WORK_RESULT_BYTES, readWorkResult, renderWorkResult } from "../work-result.js";
 import { normalizeLogin } from "../../core/separation/identity.js";
-import type { Octokit } from "@octokit/rest";
+import { dispatchedBy } from "./work-dispatched-by.js";
+import { changesSince, gitHead } from "./work-git.js";
 
-const run = promisify(execFile);
 const PHASES = ["check", "agent", "land"] as const;
 type Phase = (typeof PHASES)[number];
 
@@ -207,20 +205,6 @@ async function heldItem(io: ActionIo, ctx: WorkCtx) {
   return { ...sched, ...found };
 }
 
-/** Who GitHub says started this run, and by which event (read from the run itself, not from inputs). */
-async function dispatchedBy(octokit: Octokit, io: ActionIo): Promise<{ actor: string; event: string; problem?: string }> {
-  if (!(io.event.runId > 0)) return { actor: "", event: "", problem: "GITHUB_RUN_ID is not set: the run cannot be identified" };
-  try {
-    const { data } = await octokit.rest.actions.getWorkflowRun({ ...io.event.repo, run_id: io.event.runId });
-    if (data.event !== "workflow_dispatch") return { actor: data.actor?.login ?? "", event: data.event, problem: `it was started by ${data.event}, not workflow_dispatch` };
-    // Bosun dispatches a run's first attempt only; a re-run is someone's (even one of Bosun's own login would be no dispatch).
-    if ((data.run_attempt ?? 1) > 1) return { actor: data.triggering_actor?.login ?? "", event: data.event, problem: `this is attempt ${data.run_attempt} of the run, re-run by ${data.triggering_actor?.login ?? "someone"}` };
-    return { actor: data.triggering_actor?.login ?? data.actor?.login ?? "", event: data.event };
-  } catch (err) {
-    return { actor: "", event: "", problem: `the run ${io.event.runId} could not be read (${err instanceof Error ? err.message : String(err)}): it needs actions: read` };
-  }
-}
-
 /** The agent's job: no GitHub credential is even accepted here, so none can reach the agent. */
 async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
   // Bosun dispatches a run's first attempt only. Anyone with write access can re-run this job on
@@ -304,20 +288,6 @@ async function agentPhase(io: ActionIo, ctx: WorkCtx): Promise<void> {
   io.setOutput("work-result", out);
   io.setOutput("work-patch", patch);
   await io.summary(`### Bosun agent on #${ctx.item} (epoch ${ctx.epoch})\n\n${describeStop(result.stop)} — exit ${evidence.exit ?? "—"}; the land job decides what it counts for.\n`);
-}
-
-async function gitHead(cwd: string): Promise<string | undefined> {
-  try {
-    return (await run("git", ["rev-parse", "HEAD"], { cwd })).stdout.trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Everything the agent changed since the checked-out commit (its own commits, staged, untracked), as one binary patch. */
-async function changesSince(cwd: string, base: string): Promise<string> {
-  await run("git", ["add", "-A"], { cwd });
-  return (await run("git", ["diff", "--cached", "--binary", base], { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout;
 }
 
 export default work;

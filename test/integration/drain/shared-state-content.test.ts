@@ -12,16 +12,20 @@ import { runBosun, startBosun } from "../../support/run-bosun.js";
 
 const brief = (goal: string): string => `goal: ${goal}\nconstraints: {paths: [src/**]}\nacceptance: {command: "true"}\nsize_cap: 10\n`;
 
+/** A folder with briefs folders `a` and `b`, each holding `same.yml` with its own goal, a state folder and a worker log. */
+async function twoBriefFolders(): Promise<{ dir: string; state: string; log: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "bosun-shared-"));
+  for (const [name, goal] of [["a", "Do the first thing."], ["b", "Do a quite different thing."]] as const) {
+    await mkdir(join(dir, name));
+    await writeFile(join(dir, name, "same.yml"), brief(goal));
+  }
+  return { dir, state: join(dir, "state"), log: join(dir, "ran.log") };
+}
+
 describe("one state folder, two briefs folders, one id", () => {
   // Seen failing before the fix: the second drain said "0 ran … every brief landed ok" and exited 0.
   it("the second brief is not taken as landed on the first one's outcome: the drain fails, saying why", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "bosun-shared-"));
-    const state = join(dir, "state");
-    const log = join(dir, "ran.log");
-    for (const [name, goal] of [["a", "Do the first thing."], ["b", "Do a quite different thing."]] as const) {
-      await mkdir(join(dir, name));
-      await writeFile(join(dir, name, "same.yml"), brief(goal));
-    }
+    const { dir, state, log } = await twoBriefFolders();
     const worker = `echo "$BOSUN_ITEM $(grep -o '"goal": "[^"]*"' "$BOSUN_BRIEF")" >> ${log}`;
     const first = await runBosun(["drain", "--briefs", "a", "--state", state, "--run", worker], { cwd: dir });
     expect(first.code, first.stderr).toBe(0);
@@ -40,13 +44,7 @@ describe("one state folder, two briefs folders, one id", () => {
   // Seen failing before the fix: the first brief waited out a retry, the second (other content,
   // same id) took its next epoch and ran on the first one's attempts; the first, back, was refused.
   it("a brief of this id waiting out a retry keeps another brief of the id out: it is not run on the first one's attempts", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "bosun-shared-"));
-    const state = join(dir, "state");
-    const log = join(dir, "ran.log");
-    for (const [name, goal] of [["a", "Do the first thing."], ["b", "Do a quite different thing."]] as const) {
-      await mkdir(join(dir, name));
-      await writeFile(join(dir, name, "same.yml"), brief(goal));
-    }
+    const { dir, state, log } = await twoBriefFolders();
     // The first run of anything asks for a retry; later runs succeed.
     const worker = `echo "$BOSUN_ITEM $(grep -o '"goal": "[^"]*"' "$BOSUN_BRIEF")" >> ${log}; if [ -f ${join(dir, "once")} ]; then exit 0; fi; touch ${join(dir, "once")}; echo '{"kind":"failed","failure":"retry","reason":"flaky"}' > "$BOSUN_RESULT"`;
     const first = startBosun(["drain", "--briefs", "a", "--state", state, "--run", worker, "--backoff", "1h"], { cwd: dir });
