@@ -23,7 +23,15 @@ const duration = (what: string, fallback: string) =>
 const dispatchSchema = z.discriminatedUnion(
   "kind",
   [
-    z.strictObject({ kind: z.literal("workflow"), workflow: z.string().min(1, "the workflow file or id"), ref: z.string().min(1).optional() }),
+    z.strictObject({
+      kind: z.literal("workflow"),
+      workflow: z.string().min(1, "the workflow file or id"),
+      ref: z.string().min(1).optional(),
+      batch: z
+        .boolean()
+        .optional()
+        .meta({ description: "Dispatch the items granted together as one run (inputs title and items, one matrix leg each, up to 10 a run) instead of one run per item (inputs item, epoch, brief_hash): the workflow must take that form (docs/dispatch.md)" }),
+    }),
     z.strictObject({ kind: z.literal("assign"), assignee: z.string().min(1, "the agent account to assign, e.g. Copilot") }),
     z.strictObject({ kind: z.literal("label"), label: z.string().min(1, "the trigger label, e.g. claude") }),
     z.strictObject({ kind: z.literal("comment"), mention: z.string().optional(), instruction: z.string().max(2000).optional() }),

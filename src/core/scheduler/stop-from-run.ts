@@ -33,10 +33,40 @@ export function runTitle(item: string, epoch: number): string {
   return `bosun #${item} epoch ${epoch}`;
 }
 
-/** The epoch a run name gives for an item (`bosun #<item> epoch <e>`), if it is one of that item's. */
+/**
+ * The run name of a batched dispatch (`run-name: "bosun ${{ inputs.title }}"`): every item and
+ * epoch it carries, `bosun #12 epoch 3, #13 epoch 1`. One item's is `runTitle`'s, exactly.
+ */
+export function batchRunTitle(items: ReadonlyArray<{ readonly item: string; readonly epoch: number }>): string {
+  return `bosun ${items.map((i) => `#${i.item} epoch ${i.epoch}`).join(", ")}`;
+}
+
+const TITLE_ENTRY = /^#(\d+) epoch ([1-9]\d*)$/;
+
+/**
+ * Every item and epoch a run name carries (`runTitle` or `batchRunTitle`), or none when the whole
+ * name is not one of Bosun's: a name that merely contains `#12 epoch 3` names nothing.
+ */
+export function itemsOfRunTitle(title: string): ReadonlyArray<{ readonly item: string; readonly epoch: number }> {
+  if (!title.startsWith("bosun #")) return [];
+  const entries = title.slice("bosun ".length).split(", ");
+  const out: Array<{ item: string; epoch: number }> = [];
+  for (const e of entries) {
+    const m = TITLE_ENTRY.exec(e);
+    if (m === null) return [];
+    const epoch = Number(m[2]);
+    if (!Number.isSafeInteger(epoch)) return [];
+    out.push({ item: m[1] as string, epoch });
+  }
+  return out;
+}
+
+/** The epoch a run name gives for an item (one-item or batched), if it names that item. */
 export function epochOfRunTitle(title: string, item: string): number | undefined {
-  const prefix = `bosun #${item} epoch `;
-  if (!title.startsWith(prefix)) return undefined;
-  const epoch = Number(title.slice(prefix.length));
-  return Number.isInteger(epoch) && epoch > 0 ? epoch : undefined;
+  return itemsOfRunTitle(title).find((i) => i.item === item)?.epoch;
+}
+
+/** Whether a run name names this item at this epoch. */
+export function runTitleNames(title: string, item: string, epoch: number): boolean {
+  return itemsOfRunTitle(title).some((i) => i.item === item && i.epoch === epoch);
 }

@@ -4,7 +4,7 @@ import { giveBackIn } from "../../../core/budget/claim-spend.js";
 import { released } from "../../../core/claims/record-transitions.js";
 import { renderSnapshotComment } from "../../../core/brief/snapshot.js";
 import type { ClaimToken } from "../../../core/claims/claim-token.js";
-import type { BosunConfig } from "../../../core/config/bosun-config.js";
+import type { BosunConfig, DispatchConfig } from "../../../core/config/bosun-config.js";
 import type { Clock } from "../../../core/engine/clock.js";
 import { renderProblemsComment } from "../../../core/intake/intake-comments.js";
 import type { Journal } from "../../../core/journal/journal-event.js";
@@ -15,7 +15,10 @@ import type { PlannedEffect, TickPlan } from "../../../core/scheduler/tick-plan.
 import type { GitHubClaimStore } from "../github-claim-store.js";
 import { dispatchInstruction } from "./dispatch-instruction.js";
 import { DispatchOutcomeUnknown } from "./dispatch-outcome-unknown.js";
+import { BATCH_MOST } from "./octokit-dispatch-batch.js";
 import type { TickGitHub } from "./tick-github.js";
+
+type WorkflowDispatch = Extract<DispatchConfig, { kind: "workflow" }>;
 
 export interface ApplyInput {
   readonly github: TickGitHub;
@@ -86,6 +89,8 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   const triggers = new Map<number, string>();
   /** Grants given back (their dispatch refused, or no snapshot to dispatch under): their labels mirror the queue. */
   const givenBack = new Set<number>();
+  /** Items of `batch` workflow pools waiting to go out together: one run a workflow and ref, up to BATCH_MOST items. */
+  const batches = new Map<string, { dispatch: WorkflowDispatch; items: Array<{ n: number; token: ClaimToken; hash: string }> }>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
@@ -93,6 +98,12 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     }
     const ok = await attempt(`#${effect.n} ${effect.kind}`, () => perform(effect));
     if (!ok && effect.kind === "snapshot") unfrozen.add(effect.n);
+  }
+  for (const { dispatch, items } of batches.values()) {
+    for (let i = 0; i < items.length; i += BATCH_MOST) {
+      const chunk = items.slice(i, i + BATCH_MOST);
+      await attempt(chunk.map((c) => `#${c.n}`).join(", ") + " dispatch", () => sendBatch(dispatch, chunk));
+    }
   }
   // The labels are set whole from what the gather read: a trigger label this tick's dispatch added
   // is not in it, and setting the set without it would take it straight off the agent's issue.
@@ -104,6 +115,31 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
     await attempt(`#${n} labels`, () => github.setLabels(n, whole));
   }
   return { lost: false, dispatched, failures };
+
+  /**
+   * Too late to dispatch: past half the dispatch deadline another writer may be taking the grant
+   * back, and two workers must never start. The taker dispatches it at the next epoch.
+   */
+  function tooLate(n: number): boolean {
+    if (input.clock.now() <= grantedAt + (config.dispatch_deadline * 1000) / 2) return false;
+    failures.push(`#${n} dispatch: not sent, ${Math.round((input.clock.now() - grantedAt) / 1000)} s after its grant (past half the dispatch deadline): the grant is taken back and dispatched again`);
+    return true;
+  }
+
+  /** One run for several items: their fates go together (started, maybe started, or refused). */
+  async function sendBatch(dispatch: WorkflowDispatch, items: ReadonlyArray<{ n: number; token: ClaimToken; hash: string }>): Promise<void> {
+    const sendable = items.filter((i) => !tooLate(i.n));
+    if (sendable.length === 0) return;
+    try {
+      await github.dispatchBatch(dispatch, sendable.map((i) => ({ item: String(i.n), epoch: i.token.epoch, briefHash: i.hash })));
+      dispatched.push(...sendable.map((i) => i.n));
+    } catch (err) {
+      // It may have started: every claim in it stays held until the run shows or the deadline.
+      if (err instanceof DispatchOutcomeUnknown) return;
+      for (const i of sendable) await giveBack(i.token, i.n, `dispatch failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    }
+  }
 
   /** A grant no worker was sent for goes back to the queue for a retry with backoff, rather than hold an item nobody works on. */
   async function giveBack(token: ClaimToken, n: number, reason: string): Promise<void> {
@@ -149,12 +185,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
         if (token === undefined) return;
         const pool = config.pools[effect.pool];
         if (pool === undefined) return;
-        // Too late to dispatch: past half the dispatch deadline another writer may be taking the
-        // grant back, and two workers must never start. The taker dispatches it at the next epoch.
-        if (input.clock.now() > grantedAt + (config.dispatch_deadline * 1000) / 2) {
-          failures.push(`#${effect.n} dispatch: not sent, ${Math.round((input.clock.now() - grantedAt) / 1000)} s after its grant (past half the dispatch deadline): the grant is taken back and dispatched again`);
-          return;
-        }
+        if (tooLate(effect.n)) return;
         // The gate judges the pull request against the frozen snapshot only: work dispatched without
         // one could never pass. The grant goes back for a retry, whose grant posts the snapshot first.
         if (unfrozen.has(effect.n)) {
@@ -162,6 +193,13 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           return;
         }
         emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier, ...(effect.reserve === undefined ? {} : { reserve_usd: fromMicros(effect.reserve) }) });
+        if (pool.dispatch.kind === "workflow" && pool.dispatch.batch === true) {
+          const key = `${pool.dispatch.workflow}\0${pool.dispatch.ref ?? ""}`;
+          const group = batches.get(key) ?? { dispatch: pool.dispatch, items: [] };
+          group.items.push({ n: effect.n, token, hash: effect.hash });
+          batches.set(key, group);
+          return;
+        }
         // A definite refusal put no label on; an unknown outcome may have, and the claim stays held.
         const trigger = pool.dispatch.kind === "label" ? pool.dispatch.label : undefined;
         try {

@@ -154,7 +154,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     if (labelled && (r === undefined || r.state === "approved" || r.state === "released")) {
       if (r === undefined) facts.floor = await store.floorOf(`${prefix}${n}`);
       if (r === undefined || anyWorkflow) {
-        const named = runsOfItem(await needRuns(), n, input.botLogin);
+        const named = runsOfItem(await needRuns(), n, input.botLogin, r?.landing?.run === undefined ? undefined : { run: r.landing.run, epoch: r.epoch });
         facts.floor = Math.max(facts.floor, named.maxEpoch);
         if (named.live) facts.runLive = true;
       }

@@ -2,6 +2,7 @@ import type { Octokit } from "@octokit/rest";
 import { statusOf } from "../status-of.js";
 import { runTitle } from "../../../core/scheduler/stop-from-run.js";
 import { dispatchFailure } from "./dispatch-outcome-unknown.js";
+import { findDispatchedRun } from "./find-dispatched-run.js";
 import type { TickWrites } from "./tick-github.js";
 
 /** Copilot's coding agent as an assignee: `Copilot` (as the web shows it) or its login `copilot-swe-agent`. */
@@ -29,21 +30,6 @@ export interface OctokitDispatchOptions {
 export function octokitDispatch(octokit: Octokit, options: OctokitDispatchOptions, runIds: Map<string, number>): TickWrites["dispatch"] {
   const { owner, repo } = options;
 
-  /** The run a dispatch of this item and epoch started, by its run name (newest runs, read fresh, three tries). */
-  async function findDispatchedRun(workflow: string, item: string, epoch: number): Promise<{ id: number; url: string } | undefined> {
-    const title = runTitle(item, epoch);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const { data } = await octokit.rest.actions.listWorkflowRuns({ owner, repo, workflow_id: workflow, event: "workflow_dispatch", per_page: 30, headers: { "cache-control": "no-cache" } });
-        const run = data.workflow_runs.find((r) => r.display_title === title);
-        if (run !== undefined) return { id: run.id, url: run.html_url };
-      } catch {
-        // A failed read is one more reason to look again, not an answer.
-      }
-    }
-    return undefined;
-  }
-
   return async function dispatch(issue, dispatch, inputs) {
     switch (dispatch.kind) {
       case "workflow": {
@@ -65,7 +51,7 @@ export function octokitDispatch(octokit: Octokit, options: OctokitDispatchOption
           // then kept, and the tick matches the run by its name when it shows.
           const code = statusOf(err);
           if (code !== undefined && code < 500) throw err;
-          const started = await findDispatchedRun(dispatch.workflow, inputs.item, inputs.epoch);
+          const started = await findDispatchedRun(octokit, { owner, repo }, dispatch.workflow, runTitle(inputs.item, inputs.epoch));
           if (started === undefined) dispatchFailure(issue, err);
           runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
           return { runId: started.id, url: started.url };

@@ -10,6 +10,7 @@ import { issueOfBranch } from "./issue-of-branch.js";
 import { firstAttemptOf } from "./first-attempt.js";
 import type { FirstAttempts } from "./first-attempt.js";
 import { octokitDispatch } from "./octokit-dispatch.js";
+import { octokitDispatchBatch } from "./octokit-dispatch-batch.js";
 import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
 import type { BodyEdit, BotComments, ListedIssue, PullLink, RunView, TickGitHub } from "./tick-github.js";
 
@@ -418,5 +419,6 @@ export function octokitTickGitHub(octokit: Octokit, options: OctokitTickOptions)
     },
 
     dispatch: octokitDispatch(octokit, { owner, repo, defaultBranch: options.defaultBranch, copilot: options.copilot }, runIds),
+    dispatchBatch: octokitDispatchBatch(octokit, { owner, repo, defaultBranch: options.defaultBranch }, runIds),
   };
 }

@@ -126,6 +126,8 @@ export interface TickWrites {
   closeIssue(n: number): Promise<void>;
   /** Hands a granted item to its pool's agent; the workflow kind answers with its run. */
   dispatch(n: number, dispatch: DispatchConfig, inputs: { item: string; epoch: number; briefHash: string; instruction: string }): Promise<{ runId?: number; url?: string }>;
+  /** Hands several granted items of a `batch` workflow pool to one run (a matrix leg each). */
+  dispatchBatch(dispatch: Extract<DispatchConfig, { kind: "workflow" }>, items: ReadonlyArray<{ item: string; epoch: number; briefHash: string }>): Promise<{ runId?: number; url?: string }>;
 }
 
 export type TickGitHub = TickReads & TickWrites;
