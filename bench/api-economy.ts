@@ -37,6 +37,7 @@ import { REPO, WORKFLOW, schedulerFixture } from "../test/integration/scheduler/
 import { createTestOctokit } from "../test/fake-github/test-octokit.js";
 import { parseClaimMessage } from "../src/core/claims/claim-record.js";
 import { APP_DEFAULTS } from "../src/app/app-defaults.js";
+import { runItems } from "../test/support/run-items.js";
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? "");
@@ -55,7 +56,9 @@ const jitterAtWrite = process.env["ECONOMY_JITTER_AT"] === "write";
 const latencyMs = num("ECONOMY_LATENCY_MS", 0);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 30m\n`;
+// The shipped work workflow takes its items in batches (docs/workflows/bosun-work.yml); ECONOMY_BATCH=0: one run per item.
+const batch = num("ECONOMY_BATCH", 1) !== 0;
+const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}${batch ? ", batch: true" : ""}}}\nlease: 30m\n`;
 const f = await schedulerFixture(configYaml);
 try {
   f.fake.setFile(REPO, "main", ".github/bosun.yml", configYaml);
@@ -103,13 +106,15 @@ try {
   const world = async (): Promise<void> => {
     const from = f.fake.accounting.log.length;
     for (const run of [...f.fake.repo(REPO).workflowRuns.values()].filter((r) => r.status !== "completed")) {
-      const n = Number(run.inputs["item"]);
-      const epoch = Number(run.inputs["epoch"]);
-      const held = await landJob.heldItem(f.config, n, epoch, String(run.inputs["brief_hash"]));
+      // Each item of the run (a matrix leg of a batch) lands on its own, as its land job does.
+      for (const leg of runItems(run)) {
+      const n = Number(leg.item);
+      const held = await landJob.heldItem(f.config, n, leg.epoch, leg.briefHash);
       if (held.ok) {
         const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]", files: [{ filename: "src/a.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -0,0 +1 @@\n+x" }] });
         await landJob.landRun(f.config, n, held.token, { kind: "done" }, { evidence: { command: "agent", exit: 0, lines: [] }, cost: { wall_clock_s: 60 }, pull: pull.number, run: run.id });
         heard("pulls");
+      }
       }
       f.fake.completeWorkflowRun(REPO, run.id, "success");
     }
@@ -199,6 +204,7 @@ try {
       replicas: cold ? "cold (Action schedule runs)" : replicas,
       ...(concurrent ? { concurrent: true } : {}),
       ...(heardTicks ? { heard: true, jitter_ms: jitterMs, ...(jitterAtWrite ? { jitter_at: "write" } : {}) } : {}),
+      batch,
       ...(latencyMs > 0 ? { latency_ms: latencyMs } : {}),
       tick_s: tickMs / 1000,
       requests_per_item: perItem(appLog.length),

@@ -6,8 +6,10 @@ import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import type { BosunConfig } from "../../../src/core/config/bosun-config.js";
 import { parseConfig } from "../../../src/core/config/parse-config.js";
+import { runItems } from "../../support/run-items.js";
 
 export const REPO = "acme/app";
+
 export const WORKFLOW = "bosun-work.yml";
 export const BOT = "bosun[bot]";
 
@@ -30,10 +32,12 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
   fake.addRepo({ fullName: REPO });
   fake.addToken("t-bot", BOT, { permissions: { [REPO]: "write" } });
   fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "maintain" } });
-  fake.addWorkflow(REPO, { path: `.github/workflows/${WORKFLOW}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
   const parsed = parseConfig(configYaml);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const config: BosunConfig = parsed.config;
+  // The run name of the form the pool dispatches: one item, or a batch (docs/workflows/bosun-work.yml).
+  const batched = Object.values(config.pools).some((p) => p.dispatch.kind === "workflow" && p.dispatch.batch === true);
+  fake.addWorkflow(REPO, { path: `.github/workflows/${WORKFLOW}`, name: "bosun work", runName: batched ? "bosun ${{ inputs.title }}" : "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
   const octokit = createTestOctokit(fake.url, "t-bot");
   const maintainer = createTestOctokit(fake.url, "t-maintainer");
 
@@ -57,7 +61,7 @@ export async function schedulerFixture(configYaml = `pools:\n  default: {size: 2
   }
 
   function runsOf(issue: number): Array<{ id: number; epoch: number; status: string }> {
-    return [...fake.repo(REPO).workflowRuns.values()].filter((r) => r.inputs["item"] === String(issue)).map((r) => ({ id: r.id, epoch: Number(r.inputs["epoch"]), status: r.status }));
+    return [...fake.repo(REPO).workflowRuns.values()].flatMap((r) => runItems(r).filter((i) => i.item === String(issue)).map((i) => ({ id: r.id, epoch: i.epoch, status: r.status })));
   }
 
   function labelsOf(issue: number): string[] {
