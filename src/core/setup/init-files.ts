@@ -36,6 +36,11 @@ export function workWorkflowOf(agent: InitAgent): string {
   return agent === "command" ? "bosun-work.yml" : `bosun-work-${agent}.yml`;
 }
 
+/** The workflow each of the work workflow's matrix legs calls (one item: check, agent, land). */
+export function workItemWorkflowOf(agent: InitAgent): string {
+  return workWorkflowOf(agent).replace(/\.yml$/, "-item.yml");
+}
+
 /** The workflows the setup needs, by file name, in the order they are written. */
 export function initWorkflows(options: InitOptions): string[] {
   return [
@@ -45,6 +50,7 @@ export function initWorkflows(options: InitOptions): string[] {
     "bosun-review-relay.yml",
     "bosun-separation.yml",
     workWorkflowOf(options.agent),
+    workItemWorkflowOf(options.agent),
     ...(options.actionOnly ? ["bosun-schedule.yml"] : []),
     ...(options.verify ? ["bosun-verify.yml"] : []),
   ];
@@ -59,7 +65,8 @@ export function initConfig(agent: InitAgent): string {
     "pools:",
     "  default:",
     "    size: 2",
-    `    dispatch: { kind: workflow, workflow: ${workWorkflowOf(agent)} }`,
+    "    # batch: the items granted together go out as one run, a matrix leg each (one dispatch, not one an item).",
+    `    dispatch: { kind: workflow, workflow: ${workWorkflowOf(agent)}, batch: true }`,
     "",
   ].join("\n");
 }
@@ -82,6 +89,6 @@ export function workflowTemplate(name: string): string {
 
 /** The model keys an agent's work workflow hands its agent (`secrets.X` other than the App's own). */
 export function agentSecretsOf(agent: InitAgent): string[] {
-  const text = workflowTemplate(workWorkflowOf(agent));
+  const text = workflowTemplate(workItemWorkflowOf(agent));
   return [...new Set([...text.matchAll(/\bsecrets\.([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? "").filter((n) => !n.startsWith("BOSUN_APP_")))];
 }
