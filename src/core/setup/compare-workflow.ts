@@ -46,8 +46,11 @@ export function compareWorkflow(actual: WorkflowShape, template: WorkflowShape):
     const have = actual.jobs[id];
     if (have === undefined) continue;
     const at = `job '${id}'`;
-    if (have.calls !== undefined) {
-      out.push(`${at} calls the reusable workflow ${have.calls}, whose steps cannot be compared`);
+    if (have.calls !== undefined || want.calls !== undefined) {
+      // The called file is a workflow of its own, compared with its own template (doctor reads what a dispatched workflow calls).
+      if (have.calls !== want.calls) out.push(`${at} calls ${have.calls === undefined ? "no reusable workflow" : `the reusable workflow ${have.calls}`}, the template ${want.calls ?? "none"}: its steps are not the template's to compare`);
+      const handed = have.secrets.filter((s) => !want.secrets.includes(s));
+      if (handed.length > 0) out.push(`${at} hands the workflow it calls secrets the template does not: ${handed.join(", ")}`);
       continue;
     }
     if (have.permissions === null && want.permissions !== null) out.push(`${at} declares no permissions, so its token gets the repository's default (which may write)`);

