@@ -21,20 +21,27 @@ interface Step {
   env?: Record<string, string>;
 }
 
-describe.each(Object.keys(PRESETS) as PresetName[])("docs/workflows/bosun-work-%s.yml", (name) => {
-  const text = readFileSync(join(ROOT, `docs/workflows/bosun-work-${name}.yml`), "utf8");
+describe.each(Object.keys(PRESETS) as PresetName[])("docs/workflows/bosun-work-%s.yml and the item workflow it calls", (name) => {
+  // The dispatched file runs the batch (a matrix leg per item); each leg calls the item workflow, whose three jobs are checked here.
+  const callerText = readFileSync(join(ROOT, `docs/workflows/bosun-work-${name}.yml`), "utf8");
+  const caller = parse(callerText) as { on: Record<string, unknown>; permissions: Record<string, string>; jobs: Record<string, { uses?: string; permissions?: Record<string, string> }> };
+  const text = readFileSync(join(ROOT, `docs/workflows/bosun-work-${name}-item.yml`), "utf8");
   const wf = parse(text) as { "run-name": string; on: Record<string, unknown>; permissions: Record<string, string>; jobs: Record<string, { steps: Step[]; permissions?: Record<string, string>; needs?: string | string[] }> };
   const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
   const bosunOf = (job: string) => wf.jobs[job]?.steps.find((s) => s.uses?.startsWith("bosun-dev/bosun@"));
   const bosun = bosunOf("agent") as Step;
 
   it("is shown verbatim in docs/agents.md", () => {
+    expect(DOC).toContain(callerText);
     expect(DOC).toContain(text);
   });
 
-  it("runs only on workflow_dispatch (read from the default branch), with a quoted run-name naming item and epoch", () => {
-    expect(Object.keys(wf.on)).toEqual(["workflow_dispatch"]);
-    expect(text).toMatch(/^run-name: "bosun #\$\{\{ inputs\.item \}\} epoch \$\{\{ inputs\.epoch \}\}"$/m);
+  it("runs only on workflow_dispatch (read from the default branch), with a quoted run-name naming its items and epochs; the item workflow only when called", () => {
+    expect(Object.keys(caller.on)).toEqual(["workflow_dispatch"]);
+    expect(callerText).toMatch(/^run-name: "bosun \$\{\{ inputs\.title \}\}"$/m);
+    expect(Object.values(caller.jobs).map((j) => j.uses)).toEqual([`./.github/workflows/bosun-work-${name}-item.yml`]);
+    expect(caller.permissions).toEqual({});
+    expect(Object.keys(wf.on)).toEqual(["workflow_call"]);
   });
 
   it("checks out without persisting credentials, grants GITHUB_TOKEN no write, and pins every third-party action to a commit", () => {

@@ -17,6 +17,7 @@ import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { memoryActionIo } from "../gate/memory-action-io.js";
 import { formBody, testPrivateKey } from "./app-harness.js";
+import { runItems } from "../../support/run-items.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -59,7 +60,7 @@ describe("a newcomer following the README", () => {
     fake = await createFakeGitHub({ seed: 17 });
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": config } });
     fake.addInstallation({ id: 7, appId: 4242, appSlug: "bosun", repos: ["acme/app"] });
-    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun ${{ inputs.title }}" });
     fake.addToken("t-mona", "mona", { permissions: { "acme/app": "maintain" } });
 
     // Step 2: every variable .env.example asks to fill in, filled in; `npm start`.
@@ -85,14 +86,14 @@ describe("a newcomer following the README", () => {
     expect(comments.some((c) => c.user === "bosun[bot]" && c.body.includes("sha256:"))).toBe(true);
     // The labels mirror the record after the dispatch, one spaced write later.
     await vi.waitFor(() => expect([...(repo.issues.get(issue.number)?.labels ?? [])].sort()).toEqual(["bosun:claimed", "bosun:ready"]), { timeout: 60_000, interval: 100 });
-    const runs = [...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }));
+    const runs = [...repo.workflowRuns.values()].flatMap((r) => runItems(r).map((i) => ({ item: i.item, epoch: String(i.epoch) })));
     expect(runs).toEqual([{ item: String(issue.number), epoch: "1" }]);
   });
 
   test("path B, the Action alone: a maintainer's label, then the schedule mode, queues the issue and dispatches it", async () => {
     fake = await createFakeGitHub({ seed: 18 });
     fake.addRepo({ fullName: "acme/app", files: { ".github/bosun.yml": readmeConfig() } });
-    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+    fake.addWorkflow("acme/app", { path: `.github/workflows/${workWorkflowOf(DEFAULT_INIT_AGENT)}`, name: "bosun work", runName: "bosun ${{ inputs.title }}" });
     // The app token the docs' schedule workflow mints (an installation's bot), and a maintainer.
     fake.addToken("t-app", "bosun[bot]", { permissions: { "acme/app": "write" } });
     fake.addToken("t-mona", "mona", { permissions: { "acme/app": "maintain" } });
@@ -110,6 +111,6 @@ describe("a newcomer following the README", () => {
     expect(io.failures).toEqual([]);
     const repo = fake.repo("acme/app");
     expect([...repo.comments.values()].some((c) => c.issueNumber === issue.number && c.user === "bosun[bot]" && c.body.includes("sha256:"))).toBe(true);
-    expect([...repo.workflowRuns.values()].map((r) => ({ item: r.inputs["item"], epoch: r.inputs["epoch"] }))).toEqual([{ item: String(issue.number), epoch: "1" }]);
+    expect([...repo.workflowRuns.values()].flatMap((r) => runItems(r).map((i) => ({ item: i.item, epoch: String(i.epoch) })))).toEqual([{ item: String(issue.number), epoch: "1" }]);
   });
 });

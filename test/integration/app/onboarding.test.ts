@@ -65,7 +65,7 @@ describe("the onboarding pull request", () => {
     // The branch holds exactly the init files for the default agent, over the default branch.
     const tree = filesAt(h.fake.repo(REPO), pull?.headSha ?? "");
     for (const f of onboardingFiles({ canWriteWorkflows: true })) expect(tree?.get(f.path), f.path).toBe(f.content);
-    expect([...(tree?.keys() ?? [])].filter((p) => p.startsWith(".github/workflows/")).sort()).toEqual([".github/workflows/bosun-acceptance.yml", ".github/workflows/bosun-gate.yml", ".github/workflows/bosun-review-relay.yml", ".github/workflows/bosun-separation.yml", ".github/workflows/bosun-work-claude-code.yml"]);
+    expect([...(tree?.keys() ?? [])].filter((p) => p.startsWith(".github/workflows/")).sort()).toEqual([".github/workflows/bosun-acceptance.yml", ".github/workflows/bosun-gate.yml", ".github/workflows/bosun-review-relay.yml", ".github/workflows/bosun-separation.yml", ".github/workflows/bosun-work-claude-code-item.yml", ".github/workflows/bosun-work-claude-code.yml"]);
     const checklist = (issue?.body ?? "").split("\n").filter((l) => l.startsWith("- [ ] "));
     expect(checklist).toEqual(setupSteps({ agent: "claude-code", actionOnly: false, verify: false, context: "onboarding", repo: REPO }).map((s) => `- [ ] ${s}`));
     expect(checklist.join("\n")).toMatch(/environment `bosun`[\s\S]*bosun\/gate[\s\S]*bosun doctor/);
