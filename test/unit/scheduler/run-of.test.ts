@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { RUN_CLOCK_SKEW_MS, runOf, runsOfItem } from "../../../src/adapters/github/tick/run-of.js";
+import { batchRunTitle, itemsOfRunTitle } from "../../../src/core/scheduler/stop-from-run.js";
 import type { RunView } from "../../../src/adapters/github/tick/tick-github.js";
 
 const GRANT = Date.UTC(2026, 5, 1);
@@ -28,4 +29,33 @@ it("a run someone else started (anyone with write can dispatch the workflow, wit
   const squatter = run(11, "bosun #3 epoch 999999999", GRANT + 3000, "in_progress", "agent");
   expect(runsOfItem([squatter], 3, "bosun[bot]")).toEqual({ maxEpoch: 0, live: false });
   expect(runsOfItem([squatter, ours], 3, "bosun[bot]")).toEqual({ maxEpoch: 1, live: false });
+});
+
+it.each([
+  ["bosun #3 epoch 1", [{ item: "3", epoch: 1 }]],
+  ["bosun #3 epoch 2, #30 epoch 1, #4 epoch 7", [{ item: "3", epoch: 2 }, { item: "30", epoch: 1 }, { item: "4", epoch: 7 }]],
+  ["bosun #3 epoch 1 (copy)", []],
+  ["bosun #3 epoch 1,#4 epoch 1", []],
+  ["bosun #3 epoch 0", []],
+  ["bosun #3 epoch 01", []],
+  ["bosun #3 epoch 1e3", []],
+  ["xbosun #3 epoch 1", []],
+  ["bosun #3 epoch 1, ", []],
+  ["bosun #3 epoch 99999999999999999999", []],
+  ["bosun", []],
+])("the run name %j names %j: only a whole name as Bosun writes it names anything", (title, items) => {
+  expect(itemsOfRunTitle(title)).toEqual(items);
+  expect(batchRunTitle(items).length > "bosun ".length ? itemsOfRunTitle(batchRunTitle(items)) : items).toEqual(items);
+});
+
+it("a batch run names each of its items at its own epoch: the run of one item's epoch, never another's", () => {
+  const batch = run(12, batchRunTitle([{ item: "3", epoch: 2 }, { item: "4", epoch: 1 }]), GRANT + 1000);
+  expect(runOf([batch], 3, 2, undefined, GRANT, "bosun[bot]")).toBe(batch);
+  expect(runOf([batch], 4, 1, undefined, GRANT, "bosun[bot]")).toBe(batch);
+  expect(runOf([batch], 3, 1, undefined, GRANT, "bosun[bot]")).toBeUndefined();
+  expect(runOf([batch], 5, 1, undefined, GRANT, "bosun[bot]")).toBeUndefined();
+  // An item whose leg landed from this run is not kept from its next grant while the run works on 4.
+  expect(runsOfItem([batch], 3, "bosun[bot]")).toEqual({ maxEpoch: 2, live: true });
+  expect(runsOfItem([batch], 3, "bosun[bot]", { run: 12, epoch: 2 })).toEqual({ maxEpoch: 2, live: false });
+  expect(runsOfItem([batch], 3, "bosun[bot]", { run: 99, epoch: 2 })).toEqual({ maxEpoch: 2, live: true });
 });
