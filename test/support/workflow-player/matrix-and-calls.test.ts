@@ -170,6 +170,52 @@ describe("matrices and reusable workflows", () => {
     expect(fake.repo(REPO).workflowRuns.get(run.id)?.conclusion).toBe("failure");
   });
 
+  test.each([
+    { artifact: "work", landed: ["landed made for 12", ""], agents: ["success", "failure"] },
+    { artifact: "${{ format('work-{0}', matrix.item) }}", landed: ["landed made for 12", "landed made for 14"], agents: ["success", "success"] },
+  ])("legs uploading artifact $artifact: a name is unique in the run (409 for the second), so each leg names its own", async ({ artifact, landed, agents }) => {
+    const caller = `name: bosun work
+on:
+  workflow_dispatch:
+    inputs:
+      title: {required: true}
+      items: {required: true}
+jobs:
+  item:
+    strategy:
+      fail-fast: false
+      matrix:
+        include: \${{ fromJSON(inputs.items) }}
+    uses: ./.github/workflows/art.yml
+    with: {item: "\${{ matrix.item }}", artifact: "${artifact}"}
+`;
+    const art = `on:
+  workflow_call:
+    inputs:
+      item: {required: true, type: string}
+      artifact: {required: true, type: string}
+jobs:
+  agent:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mkdir -p out && echo "made for \${{ inputs.item }}" > out/result.txt
+      - uses: actions/upload-artifact@v7
+        with: {name: "\${{ inputs.artifact }}", path: out/}
+  land:
+    needs: agent
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v8
+        with: {name: "\${{ inputs.artifact }}", path: in}
+      - run: echo "landed $(cat in/result.txt)"
+`;
+    const { run } = await dispatch({ ".github/workflows/work.yml": caller, ".github/workflows/art.yml": art }, ITEMS.filter((i) => i.item !== "13"));
+    const legs = ["item (12, 3, aa)", "item (14, 7, cc)"];
+    expect(legs.map((l) => run.jobs.get(`${l} / agent`)?.result)).toEqual(agents);
+    expect(legs.map((l) => (/landed made for \d+/.exec(logOf(run, `${l} / land`)) ?? [""])[0])).toEqual(landed);
+    if (agents[1] === "failure") expect(run.jobs.get(`${legs[1]} / agent`)?.reason).toContain("(409) Conflict: an artifact with this name already exists on the workflow run");
+  });
+
   test("plain axes: the cartesian product less exclude, include's extras, matrix and strategy in env and steps; needs sees the aggregate", async () => {
     const build = `name: build
 on: [workflow_dispatch]
