@@ -216,6 +216,38 @@ jobs:
     if (agents[1] === "failure") expect(run.jobs.get(`${legs[1]} / agent`)?.reason).toContain("(409) Conflict: an artifact with this name already exists on the workflow run");
   });
 
+  test.each([
+    { calledRoot: "", label: 200, ref: 403 },
+    { calledRoot: "permissions: {}\n", label: 403, ref: 403 },
+  ])("the calling job's permissions {issues: write} reach a called job that names none (called workflow's own: $calledRoot): labels $label, refs $ref", async ({ calledRoot, label, ref }) => {
+    const caller = `name: caller
+on: [workflow_dispatch]
+permissions: {}
+jobs:
+  call:
+    permissions: {issues: write}
+    uses: ./.github/workflows/called.yml
+`;
+    const called = `on: workflow_call
+${calledRoot}jobs:
+  write:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          code() { curl -s -o /dev/null -w '%{http_code}' -H "Authorization: token \${{ github.token }}" "$@"; }
+          echo "labels $(code -X POST -d '{"labels":["seen"]}' "$GITHUB_API_URL/repos/acme/app/issues/1/labels")"
+          echo "ref $(code -X POST -d '{"ref":"refs/heads/x","sha":"'$GITHUB_SHA'"}' "$GITHUB_API_URL/repos/acme/app/git/refs")"
+`;
+    const mona = await world({ ".github/workflows/caller.yml": caller, ".github/workflows/called.yml": called });
+    fake.addIssue(REPO, { title: "x" });
+    await mona.actions.createWorkflowDispatch({ owner: "acme", repo: "app", workflow_id: "caller.yml", ref: "main" });
+    await actions.runUntilQuiet();
+    const run = actions.runs[0] as PlayedRun;
+    expect(logOf(run, "call / write")).toContain(`labels ${label}`);
+    expect(logOf(run, "call / write")).toContain(`ref ${ref}`);
+    expect(results(run)).toEqual({ "call / write": "success", call: "success" });
+  });
+
   test("plain axes: the cartesian product less exclude, include's extras, matrix and strategy in env and steps; needs sees the aggregate", async () => {
     const build = `name: build
 on: [workflow_dispatch]
