@@ -88,7 +88,12 @@ function strategy(path: string, id: string, raw: unknown): StrategySpec | undefi
 function callWith(path: string, id: string, raw: unknown): Record<string, Scalar> {
   if (raw === undefined || raw === null) return {};
   if (!isObj(raw)) throw new WorkflowError(path, `jobs.${id}.with must be a map`);
-  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === "number" || typeof v === "boolean" ? v : v === null ? "" : String(v)]));
+  return Object.fromEntries(
+    Object.entries(raw).map(([k, v]) => {
+      if (typeof v === "object" && v !== null) throw new WorkflowError(path, `jobs.${id}.with.${k} must be a string, number or boolean`);
+      return [k, typeof v === "number" || typeof v === "boolean" ? v : v === null ? "" : String(v)];
+    }),
+  );
 }
 
 export function parseJob(path: string, id: string, raw: unknown): JobSpec {

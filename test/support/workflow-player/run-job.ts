@@ -60,7 +60,8 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, entry: Queu
   };
   try {
     // A matrix leg's if: was evaluated once for the whole matrix, before it was expanded.
-    if (!entry.conditionChecked && !evaluateIf(job.if, { contexts: contexts({}), status: jobStatus })) {
+    // jobs.<id>.if sees github, needs, vars and inputs only (no matrix, no strategy).
+    if (!entry.conditionChecked && !evaluateIf(job.if, { contexts: { github, inputs: frame.inputs, vars: { ...options.vars }, needs }, status: jobStatus })) {
       record.result = "skipped";
       record.reason = job.if === undefined ? `a needed job did not succeed (${needResults.join(", ")})` : `if: ${String(job.if)} is false`;
       return record;
