@@ -20,9 +20,10 @@ import { createArtifactStore } from "./artifact-store.js";
 import { toValue, type Value } from "./expression-values.js";
 import { interpolate } from "./interpolate.js";
 import { ACTIONS_BOT, matchTriggers, workflowsAt, type TriggeredRun } from "./match-triggers.js";
-import { parseWorkflow, type JobSpec, type WorkflowSpec } from "./parse-workflow.js";
+import { parseWorkflow, type WorkflowSpec } from "./parse-workflow.js";
 import type { JobRecord, PlayedRun, PlayerOptions, PlayerRuntime } from "./player-types.js";
-import { runJob } from "./run-job.js";
+import { planJobs } from "./plan-jobs.js";
+import { playNextJob } from "./play-next-job.js";
 
 /** GitHub Actions' own app, whose installation tokens are the jobs' GITHUB_TOKENs. */
 export const ACTIONS_APP_ID = 15368;
@@ -46,18 +47,6 @@ export interface ActionsService {
   schedule(): void;
   /** Stops hearing events and unplugs the dispatch hook. */
   close(): void;
-}
-
-function topological(jobs: readonly JobSpec[]): JobSpec[] {
-  const out: JobSpec[] = [];
-  const placed = new Set<string>();
-  while (out.length < jobs.length) {
-    const next = jobs.find((j) => !placed.has(j.id) && j.needs.every((n) => placed.has(n)));
-    if (next === undefined) throw new Error(`jobs ${jobs.filter((j) => !placed.has(j.id)).map((j) => j.id).join(", ")} need each other in a cycle`);
-    out.push(next);
-    placed.add(next.id);
-  }
-  return out;
 }
 
 export function createActionsService(options: PlayerOptions & { readonly repo: string }): ActionsService {
@@ -123,7 +112,8 @@ export function createActionsService(options: PlayerOptions & { readonly repo: s
   };
 
   const adopt = (record: WorkflowRunRecord, spec: WorkflowSpec, event: string, payload: Record<string, unknown>, sha: string, ref: string, inputs: Record<string, Value>): void => {
-    runs.push({ id: record.id, repo, fullName: options.repo, workflow: spec, event, payload, sha, ref, actor: record.actor, inputs, jobs: new Map(), pendingJobs: topological(spec.jobs) });
+    const frame = { workflow: spec, inputs, secrets: { ...options.secrets }, prefix: "", permissions: spec.permissions, depth: 0 };
+    runs.push({ id: record.id, repo, fullName: options.repo, workflow: spec, event, payload, sha, ref, actor: record.actor, inputs, jobs: new Map(), pendingJobs: planJobs(frame, []) });
   };
 
   const start = (triggered: TriggeredRun, event: string, payload: Record<string, unknown>, sender: string): void => {
@@ -196,8 +186,7 @@ export function createActionsService(options: PlayerOptions & { readonly repo: s
       record.status = "in_progress";
       record.updatedAt = state.clock.now();
     }
-    const job = run.pendingJobs.shift();
-    if (job !== undefined) run.jobs.set(job.id, await runJob(runtime, run, job));
+    await playNextJob(runtime, run);
     if (run.pendingJobs.length === 0 && repo.workflowRuns.get(run.id)?.status !== "completed") finish(run);
     else if (run.pendingJobs.length === 0) run.conclusion = "cancelled";
     return true;

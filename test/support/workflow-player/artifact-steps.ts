@@ -1,7 +1,10 @@
 /**
  * `actions/upload-artifact` and `actions/download-artifact`: files copied between jobs of a run, or
  * from another run (`run-id`, which needs `github-token` with `actions: read` on the repository, as
- * the action checks through the API). A missing artifact fails the download step.
+ * the action checks through the API). A missing artifact fails the download step. Since v4 an
+ * artifact is immutable and its name unique in the run: a second upload of a name fails (409) unless
+ * `overwrite: true` deletes the first (https://github.com/actions/upload-artifact#breaking-changes),
+ * which is what two matrix legs uploading one name meet.
  */
 import { isAbsolute, join } from "node:path";
 import { apiGet, failed, type StepContext, type StepOutcome } from "./step-context.js";
@@ -10,6 +13,11 @@ export async function uploadArtifactStep(ctx: StepContext): Promise<StepOutcome>
   const name = ctx.inputs["name"] || "artifact";
   const paths = (ctx.inputs["path"] ?? "").split("\n").map((p) => p.trim()).filter((p) => p !== "").map((p) => (isAbsolute(p) ? p : join(ctx.workspace, p)));
   if (paths.length === 0) return failed("actions/upload-artifact: Input required and not supplied: path");
+  if (ctx.runtime.artifacts.names(ctx.run.id).includes(name)) {
+    if (ctx.inputs["overwrite"] !== "true") return failed("Failed to CreateArtifact: Received non-retryable error: Failed request: (409) Conflict: an artifact with this name already exists on the workflow run");
+    ctx.runtime.artifacts.remove(ctx.run.id, name);
+    ctx.log(`Artifact '${name}' deleted`);
+  }
   const count = ctx.runtime.artifacts.upload(ctx.run.id, name, paths);
   if (count === 0) {
     const mode = ctx.inputs["if-no-files-found"] ?? "warn";

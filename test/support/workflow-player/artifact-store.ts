@@ -1,5 +1,5 @@
 /** Artifacts of played runs: each one a folder copied out of a job at upload and into another at download. */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 
 export interface ArtifactStore {
@@ -8,6 +8,8 @@ export interface ArtifactStore {
   /** Copies artifact `name` of run `runId` into `into`; false when there is no such artifact. */
   download(runId: number, name: string, into: string): boolean;
   names(runId: number): string[];
+  /** Deletes artifact `name` of run `runId` (`overwrite: true` deletes before it uploads). */
+  remove(runId: number, name: string): void;
 }
 
 function countFiles(dir: string): number {
@@ -26,7 +28,10 @@ export function createArtifactStore(root: string): ArtifactStore {
         if (statSync(path).isDirectory()) cpSync(path, into, { recursive: true });
         else cpSync(path, join(into, basename(path)));
       }
-      return countFiles(into);
+      const count = countFiles(into);
+      // Nothing uploaded is no artifact (a later upload of the name is no conflict).
+      if (count === 0) rmSync(into, { recursive: true, force: true });
+      return count;
     },
     download(runId, name, into) {
       const from = folder(runId, name);
@@ -34,6 +39,9 @@ export function createArtifactStore(root: string): ArtifactStore {
       mkdirSync(into, { recursive: true });
       cpSync(from, into, { recursive: true });
       return true;
+    },
+    remove(runId, name) {
+      rmSync(folder(runId, name), { recursive: true, force: true });
     },
     names(runId) {
       const dir = join(base, String(runId));

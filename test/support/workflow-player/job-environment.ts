@@ -15,7 +15,7 @@ function pullSide(run: PlayedRun, side: "head" | "base"): string {
 }
 
 /** The `github` context of a job; `token`, `workspace` and `event_path` are added once the job has them. */
-export function githubContext(run: PlayedRun, job: JobSpec, apiUrl: string): Record<string, Value> {
+export function githubContext(run: PlayedRun, job: Pick<JobSpec, "id">, apiUrl: string): Record<string, Value> {
   return {
     event_name: run.event,
     event: toValue(run.payload),

@@ -3,7 +3,7 @@ import type { FakeGitHub } from "../../fake-github/create-fake-github.js";
 import type { RepoState } from "../../fake-github/state.js";
 import type { Value } from "./expression-values.js";
 import type { ArtifactStore } from "./artifact-store.js";
-import type { JobSpec, WorkflowSpec } from "./parse-workflow.js";
+import type { JobSpec, PermissionsSpec, WorkflowSpec } from "./parse-workflow.js";
 
 export interface EnvironmentConfig {
   /** Environment secrets (they win over repository secrets of the same name). */
@@ -46,6 +46,53 @@ export interface JobRecord {
   readonly summaries: string[];
 }
 
+/**
+ * One workflow as its jobs see it: the run's own file, or a reusable workflow one calling job (one
+ * matrix leg of it) called, with that call's inputs and secrets.
+ */
+export interface JobFrame {
+  readonly workflow: WorkflowSpec;
+  readonly inputs: Record<string, Value>;
+  /** The secrets its jobs see before their environment's: the repository's, inherited, or passed by name. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /** Put before a job's id to make its key in `PlayedRun.jobs`: "" for the run's file, `item (12, 3) / ` in a call. */
+  readonly prefix: string;
+  /** The permissions of a job that names none: the workflow's, else (in a call) the calling job's. */
+  readonly permissions: PermissionsSpec | undefined;
+  /** 0 for the run's file, 1 in a reusable workflow it calls... (GitHub allows four levels in all). */
+  readonly depth: number;
+}
+
+/** A job made of other jobs: a matrix job (its legs) or one call of a reusable workflow (the called jobs). */
+export interface JobGroup {
+  /** Its key in `PlayedRun.jobs`, where its aggregated record goes once its last member has been played. */
+  readonly key: string;
+  readonly kind: "matrix" | "call";
+  /** The keys of its members, in the order they run. */
+  readonly members: string[];
+  /** `strategy.fail-fast` of a matrix. */
+  readonly failFast: boolean;
+  /** The member (leg) whose failure cancels the other legs (fail-fast). */
+  trippedBy?: string;
+  /** A call: the called workflow, whose `on.workflow_call.outputs` become the group's outputs. */
+  readonly frame?: JobFrame;
+}
+
+/** A job waiting in a run, with where it sits: its frame, its matrix leg, the groups it belongs to. */
+export interface QueuedJob {
+  readonly spec: JobSpec;
+  /** Its key in `PlayedRun.jobs`: `check`, `build (linux, 18)`, `item (12, 3) / check`. */
+  readonly key: string;
+  readonly frame: JobFrame;
+  /** `matrix` and `strategy` contexts (null outside a matrix). */
+  readonly matrix: Value;
+  readonly strategy: Value;
+  /** The job's `if:` was already evaluated (once for the whole matrix, before its legs exist). */
+  readonly conditionChecked: boolean;
+  /** Innermost last: each group this job is part of, and which member of it the job is or is inside. */
+  readonly groups: readonly { readonly group: JobGroup; readonly member: string }[];
+}
+
 export interface PlayedRun {
   readonly id: number;
   readonly repo: RepoState;
@@ -57,9 +104,10 @@ export interface PlayedRun {
   readonly ref: string;
   readonly actor: string;
   readonly inputs: Record<string, Value>;
+  /** Played jobs by key (see `QueuedJob.key`), and the aggregated record of each matrix job and call. */
   readonly jobs: Map<string, JobRecord>;
-  /** Jobs not started yet, in the order they will run. */
-  readonly pendingJobs: JobSpec[];
+  /** Jobs not started yet, in the order they will run (a matrix job or a call is expanded when it comes up). */
+  readonly pendingJobs: QueuedJob[];
   conclusion?: "success" | "failure" | "cancelled" | "skipped";
 }
 

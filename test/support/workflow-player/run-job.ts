@@ -12,28 +12,16 @@ import { downloadArtifactStep, uploadArtifactStep } from "./artifact-steps.js";
 import { bosunActionStep } from "./bosun-action-step.js";
 import { checkoutStep } from "./checkout-step.js";
 import { createAppTokenStep } from "./create-app-token-step.js";
-import type { ExpressionScope, StatusFacts } from "./evaluate-expression.js";
+import type { ExpressionScope } from "./evaluate-expression.js";
 import { toValue, truthy, type Value } from "./expression-values.js";
 import { evaluateIf, interpolate, interpolateValue } from "./interpolate.js";
 import { githubContext, runnerEnv } from "./job-environment.js";
-import type { JobSpec, PermissionsSpec, StepSpec } from "./parse-workflow.js";
-import type { JobRecord, PlayedRun, PlayerRuntime } from "./player-types.js";
+import type { StepSpec } from "./parse-workflow.js";
+import { tokenScopes } from "./token-scopes.js";
+import { jobNeeds } from "./job-needs.js";
+import type { JobRecord, PlayedRun, PlayerRuntime, QueuedJob } from "./player-types.js";
 import { runShellStep } from "./run-shell-step.js";
 import type { StepContext, StepOutcome } from "./step-context.js";
-
-/** Every scope a GITHUB_TOKEN can hold. */
-export const TOKEN_SCOPES = ["actions", "checks", "contents", "deployments", "issues", "packages", "pages", "pull_requests", "statuses", "security_events", "id_token", "attestations", "discussions", "models", "repository_projects"] as const;
-
-/**
- * The token's scopes: the job's `permissions`, else the workflow's, else GitHub's restricted default
- * (contents and packages read). Any map leaves every scope it does not name at none.
- * https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions
- */
-export function tokenScopes(spec: PermissionsSpec | undefined): Record<string, "read" | "write"> {
-  if (spec === undefined) return { contents: "read", packages: "read" };
-  if (spec === "read-all" || spec === "write-all") return Object.fromEntries(TOKEN_SCOPES.map((s) => [s, spec === "read-all" ? "read" : "write"]));
-  return Object.fromEntries(Object.entries(spec).filter(([, level]) => level !== "none")) as Record<string, "read" | "write">;
-}
 
 /** The action a `uses:` names, without its version, or `./`. */
 function actionName(uses: string): string {
@@ -55,16 +43,15 @@ function mask(text: string, secrets: readonly string[]): string {
   return secrets.reduce((t, s) => (s.length >= 4 ? t.split(s).join("***") : t), text);
 }
 
-/** Runs `job` of `run` to its end; never throws (a problem is the job's failure, with its reason). */
-export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpec): Promise<JobRecord> {
-  const record: JobRecord = { id: job.id, result: "success", outputs: {}, log: [], summaries: [] };
+/** Runs a queued job of `run` to its end; never throws (a problem is the job's failure, with its reason). */
+export async function runJob(runtime: PlayerRuntime, run: PlayedRun, entry: QueuedJob): Promise<JobRecord> {
+  const { spec: job, frame } = entry;
+  const record: JobRecord = { id: entry.key, result: "success", outputs: {}, log: [], summaries: [] };
   const { options } = runtime;
-  const needs: Record<string, Value> = Object.fromEntries(job.needs.map((n) => [n, { result: run.jobs.get(n)?.result ?? "skipped", outputs: run.jobs.get(n)?.outputs ?? {} }]));
-  const needResults = job.needs.map((n) => run.jobs.get(n)?.result ?? "skipped");
-  const jobStatus: StatusFacts = { success: needResults.every((r) => r === "success"), failure: needResults.some((r) => r === "failure"), cancelled: false };
+  const { needs, results: needResults, status: jobStatus } = jobNeeds(run, entry);
   const repo = run.repo;
   const github = githubContext(run, job, options.fake.url);
-  const contexts = (extra: Record<string, Value>): Record<string, Value> => ({ github, inputs: run.inputs, vars: { ...options.vars }, needs, ...extra });
+  const contexts = (extra: Record<string, Value>): Record<string, Value> => ({ github, inputs: frame.inputs, vars: { ...options.vars }, needs, matrix: entry.matrix, strategy: entry.strategy, ...extra });
   const fail = (reason: string): JobRecord => {
     record.result = "failure";
     record.reason = reason;
@@ -72,7 +59,9 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpe
     return record;
   };
   try {
-    if (!evaluateIf(job.if, { contexts: contexts({}), status: jobStatus })) {
+    // A matrix leg's if: was evaluated once for the whole matrix, before it was expanded.
+    // jobs.<id>.if sees github, needs, vars and inputs only (no matrix, no strategy).
+    if (!entry.conditionChecked && !evaluateIf(job.if, { contexts: { github, inputs: frame.inputs, vars: { ...options.vars }, needs }, status: jobStatus })) {
       record.result = "skipped";
       record.reason = job.if === undefined ? `a needed job did not succeed (${needResults.join(", ")})` : `if: ${String(job.if)} is false`;
       return record;
@@ -85,11 +74,12 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpe
   if (environment?.defaultBranchOnly === true && run.ref !== `refs/heads/${repo.defaultBranch}`) {
     return fail(`Branch "${run.ref.replace(/^refs\/heads\//, "")}" is not allowed to deploy to ${environmentName ?? ""} due to environment protection rules.`);
   }
-  const token = runtime.mintJobToken(run, tokenScopes(job.permissions ?? run.workflow.permissions));
-  const secretsMap: Record<string, string> = { ...options.secrets, ...environment?.secrets, GITHUB_TOKEN: token };
+  const token = runtime.mintJobToken(run, tokenScopes(job.permissions ?? frame.permissions));
+  // A called workflow's jobs see the secrets its caller passed (all of them with `secrets: inherit`), then their environment's.
+  const secretsMap: Record<string, string> = { ...frame.secrets, ...environment?.secrets, GITHUB_TOKEN: token };
   const masks = [...Object.values(secretsMap)];
   const log = (step: string) => (line: string) => {
-    const text = `[${job.id}/${step}] ${mask(line, masks)}`;
+    const text = `[${entry.key}/${step}] ${mask(line, masks)}`;
     record.log.push(text);
     options.log?.(`run ${run.id} ${run.workflow.name}: ${text}`);
   };
@@ -110,7 +100,7 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, job: JobSpe
     const secrets = toValue(secretsMap);
     let env: Record<string, string> = {};
     const envScope = (): ExpressionScope => ({ contexts: contexts({ secrets, runner, env, steps: {} }) });
-    for (const [k, v] of Object.entries(run.workflow.env)) env[k] = interpolate(v, envScope());
+    for (const [k, v] of Object.entries(frame.workflow.env)) env[k] = interpolate(v, envScope());
     for (const [k, v] of Object.entries(job.env)) env[k] = interpolate(v, envScope());
     const steps: Record<string, Value> = {};
     let failedBefore = false;
