@@ -33,10 +33,10 @@ const SECRET = "life-webhook-secret";
 /** The command every brief of this repository names, and the acceptance workflow runs. */
 export const ACCEPTANCE = "bash test/http/accept.sh";
 
-const SHIPPED = ["bosun-work.yml", "bosun-acceptance.yml", "bosun-gate.yml", "bosun-separation.yml", "bosun-review-relay.yml", "bosun-verify.yml"];
+const SHIPPED = ["bosun-work.yml", "bosun-work-item.yml", "bosun-acceptance.yml", "bosun-gate.yml", "bosun-separation.yml", "bosun-review-relay.yml", "bosun-verify.yml"];
 // Deployments of this repository are made by `dana` (the deployer) and report their version on
 // 127.0.0.1 (the test's version server); an item is done once its deployment is verified.
-const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\ndeployers: [dana]\nverify: {hosts: [127.0.0.1], required: true}\ndispatch_deadline: 20s\n";
+const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml, batch: true}}\nlease: 10m\ndeployers: [dana]\nverify: {hosts: [127.0.0.1], required: true}\ndispatch_deadline: 20s\n";
 
 /** What the agent stand-in writes: in the brief (src/http/**) and, for an off-brief life, beside it. */
 export function agentScript(extra: Record<string, string> = {}): string {

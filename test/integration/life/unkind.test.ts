@@ -12,6 +12,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { judge } from "./judge-life.js";
 import { startLife, type Life } from "./life-world.js";
 import { walkInBriefLife } from "./walk-life.js";
+import { runIsFor } from "../../support/run-items.js";
 
 /** The brief is the first issue of a fresh repository (the dashboard comes after it). */
 const ITEM = 1;
@@ -69,7 +70,7 @@ describe("the whole life against an unkind GitHub", () => {
       // Judged whatever stage the life reached: the crash happened, and nothing was posted or dispatched twice.
       expect.soft(killed, "a replica was killed mid-tick, right after its grant").toBeDefined();
       expect.soft(current.replicas.filter((r) => r.dead).map((r) => r.name)).toEqual(killed === undefined ? [] : [killed]);
-      expect.soft(j.runsOf(".github/workflows/bosun-work.yml").filter((r) => Number(r.inputs["item"]) === ITEM).length, "bosun work runs for the item").toBeLessThanOrEqual(1);
+      expect.soft(j.runsOf(".github/workflows/bosun-work.yml").filter((r) => runIsFor(r, ITEM)).length, "bosun work runs for the item").toBeLessThanOrEqual(1);
       const deliveries = current.fake.webhooks.deliveries;
       process.stdout.write(`\nwhole life, unkind (${deliveries.length} deliveries, ${deliveries.filter((d) => d.duplicate).length} redelivered, ${deliveries.filter((d) => d.dropped).length} dropped; replica killed: ${killed ?? "none"}; requests by replica: ${current.replicas.map((r) => `${r.name} ${r.requests}`).join(", ")}):\n${current.meter.table()}\n`);
     }

@@ -9,6 +9,7 @@ import { SNAPSHOT_MARKER } from "../../../src/core/brief/snapshot.js";
 import { json, startVersionServer } from "../verify/version-server.js";
 import { judge } from "./judge-life.js";
 import { APP_ID, BOT, briefForm, REPO, type Life } from "./life-world.js";
+import { runItems } from "../../support/run-items.js";
 
 /** Runs the whole in-brief life; `settle` lets everything pending happen (default `life.settle`). */
 export async function walkInBriefLife(life: Life, settle: () => Promise<void> = life.settle): Promise<{ item: number }> {
@@ -45,7 +46,7 @@ async function stages(life: Life, settle: () => Promise<void>, started: (item: n
   meter.stage("claim, dispatch, work, PR, acceptance, gate");
   await settle();
   const workRuns = j.runsOf(".github/workflows/bosun-work.yml");
-  expect(workRuns.map((r) => [Number(r.inputs["item"]), r.conclusion]), `the played runs:\n${life.explain()}`).toEqual([[n, "success"]]);
+  expect(workRuns.flatMap((r) => runItems(r).map((i) => [Number(i.item), r.conclusion])), `the played runs:\n${life.explain()}`).toEqual([[n, "success"]]);
   const pull = j.pull(n);
   expect(pull, "the land job opened the item's pull request").toBeDefined();
   if (pull === undefined) return n;
