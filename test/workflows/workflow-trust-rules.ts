@@ -82,7 +82,12 @@ export function workflowTrustFindings(text: string): TrustFinding[] {
       if (held.length > 0) findings.push({ rule: "agent-job-credentials", job: id, message: `job '${id}' runs an agent and holds GitHub credentials (${held.join("; ")}): give the agent its own job with none, and land from another` });
     }
     const otherSecrets = secrets.filter((s) => s !== "GITHUB_TOKEN");
-    if (otherSecrets.length > 0 && job["environment"] === undefined) {
+    // A job that calls a workflow of this repository and names what it passes is no reader: GitHub
+    // uses a called job's environment secret over the value passed under its name, and the called
+    // file is judged on its own (each of its jobs reading a secret must name an environment).
+    // `secrets: inherit` passes every secret, and stays a finding.
+    const callsLocalByName = typeof job["uses"] === "string" && job["uses"].startsWith("./.github/workflows/") && typeof job["secrets"] === "object" && job["secrets"] !== null;
+    if (otherSecrets.length > 0 && job["environment"] === undefined && !callsLocalByName) {
       findings.push({ rule: "secret-outside-environment", job: id, message: `job '${id}': uses ${otherSecrets.join(", ")} without an environment (repository secrets are readable by any same-repository PR's own workflow; keep them in an environment limited to the default branch)` });
     }
     for (const s of steps) {

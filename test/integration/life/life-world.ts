@@ -36,7 +36,7 @@ export const ACCEPTANCE = "bash test/http/accept.sh";
 const SHIPPED = ["bosun-work.yml", "bosun-work-item.yml", "bosun-acceptance.yml", "bosun-gate.yml", "bosun-separation.yml", "bosun-review-relay.yml", "bosun-verify.yml"];
 // Deployments of this repository are made by `dana` (the deployer) and report their version on
 // 127.0.0.1 (the test's version server); an item is done once its deployment is verified.
-const CONFIG = "pools:\n  default: {size: 1, dispatch: {kind: workflow, workflow: bosun-work.yml, batch: true}}\nlease: 10m\ndeployers: [dana]\nverify: {hosts: [127.0.0.1], required: true}\ndispatch_deadline: 20s\n";
+const config = (size: number): string => `pools:\n  default: {size: ${size}, dispatch: {kind: workflow, workflow: bosun-work.yml, batch: true}}\nlease: 10m\ndeployers: [dana]\nverify: {hosts: [127.0.0.1], required: true}\ndispatch_deadline: 20s\n`;
 
 /** What the agent stand-in writes: in the brief (src/http/**) and, for an off-brief life, beside it. */
 export function agentScript(extra: Record<string, string> = {}): string {
@@ -44,9 +44,9 @@ export function agentScript(extra: Record<string, string> = {}): string {
   return ["#!/usr/bin/env bash", "# The agent stand-in: edits files in its checkout and reports done.", "set -euo pipefail", ...Object.entries(writes).map(([path, content]) => `mkdir -p "$(dirname '${path}')" && printf '%s' '${content.replace(/'/g, "'\\''")}' > '${path}'`), 'printf \'{"kind":"done"}\' > "$BOSUN_RESULT"', ""].join("\n");
 }
 
-function shippedFiles(agent: string): Record<string, string> {
+function shippedFiles(agent: string, poolSize: number): Record<string, string> {
   const files: Record<string, string> = {
-    ".github/bosun.yml": CONFIG,
+    ".github/bosun.yml": config(poolSize),
     ".github/ISSUE_TEMPLATE/bosun-brief.yml": readFileSync(join(PROJECT_ROOT, ".github/ISSUE_TEMPLATE/bosun-brief.yml"), "utf8"),
     "scripts/run-agent.sh": agent,
     "test/http/accept.sh": "#!/usr/bin/env bash\nset -e\ngrep -q honorRetryAfter src/http/retry.ts\necho accepted\n",
@@ -149,6 +149,8 @@ export interface LifeOptions {
   readonly deliveries?: { drop?: number; duplicate?: number; reorder?: boolean };
   /** Print every played step's output. */
   readonly verbose?: boolean;
+  /** The pool's size (default 1): with more, the items approved together go out as one batch run. */
+  readonly poolSize?: number;
   /** The App's timed sweep (`BOSUN_TICK_EVERY`), off by default: ticks then come from webhooks only. */
   readonly tickEveryMs?: number;
 }
@@ -162,7 +164,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** Starts the world: fake GitHub (wall clock), repository, people, App replicas, Actions. */
 export async function startLife(options: LifeOptions = {}): Promise<Life> {
   const fake = await createFakeGitHub({ seed: options.seed ?? 1, clock: systemClock });
-  fake.addRepo({ fullName: REPO, files: shippedFiles(options.agent ?? agentScript()), executable: ["scripts/run-agent.sh", "test/http/accept.sh"] });
+  fake.addRepo({ fullName: REPO, files: shippedFiles(options.agent ?? agentScript(), options.poolSize ?? 1), executable: ["scripts/run-agent.sh", "test/http/accept.sh"] });
   fake.addInstallation({ id: 501, appId: APP_ID, appSlug: "bosun", repos: [REPO] });
   fake.requireChecks(REPO, "main", [
     { context: "bosun/gate", appId: APP_ID },

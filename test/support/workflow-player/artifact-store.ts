@@ -3,11 +3,17 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSy
 import { basename, join } from "node:path";
 
 export interface ArtifactStore {
-  /** Copies `paths` (files or folders; a folder's contents at the artifact's root, a file by its name) as `name` of run `runId`; answers the number of files. */
-  upload(runId: number, name: string, paths: readonly string[]): number;
+  /**
+   * Copies `paths` (files or folders; a folder's contents at the artifact's root, a file by its name)
+   * as `name` of run `runId`; answers the number of files and the new artifact's id (each upload
+   * its own, as GitHub numbers artifacts), none when nothing was uploaded.
+   */
+  upload(runId: number, name: string, paths: readonly string[]): { count: number; id?: number };
   /** Copies artifact `name` of run `runId` into `into`; false when there is no such artifact. */
   download(runId: number, name: string, into: string): boolean;
   names(runId: number): string[];
+  /** Copies the artifact with this id, if it is run `runId`'s and still there, into `into`; false otherwise. */
+  downloadById(runId: number, id: number, into: string): boolean;
   /** Deletes artifact `name` of run `runId` (`overwrite: true` deletes before it uploads). */
   remove(runId: number, name: string): void;
 }
@@ -19,6 +25,12 @@ function countFiles(dir: string): number {
 export function createArtifactStore(root: string): ArtifactStore {
   const base = mkdtempSync(join(root, "artifacts-"));
   const folder = (runId: number, name: string) => join(base, String(runId), encodeURIComponent(name));
+  /** Artifact id → the run and name it was uploaded as; an id dies with its artifact (deleted, or overwritten). */
+  const byId = new Map<number, { runId: number; name: string }>();
+  let nextId = 9001;
+  const forget = (runId: number, name: string): void => {
+    for (const [id, a] of byId) if (a.runId === runId && a.name === name) byId.delete(id);
+  };
   return {
     upload(runId, name, paths) {
       const into = folder(runId, name);
@@ -30,8 +42,13 @@ export function createArtifactStore(root: string): ArtifactStore {
       }
       const count = countFiles(into);
       // Nothing uploaded is no artifact (a later upload of the name is no conflict).
-      if (count === 0) rmSync(into, { recursive: true, force: true });
-      return count;
+      if (count === 0) {
+        rmSync(into, { recursive: true, force: true });
+        return { count };
+      }
+      const id = nextId++;
+      byId.set(id, { runId, name });
+      return { count, id };
     },
     download(runId, name, into) {
       const from = folder(runId, name);
@@ -42,6 +59,12 @@ export function createArtifactStore(root: string): ArtifactStore {
     },
     remove(runId, name) {
       rmSync(folder(runId, name), { recursive: true, force: true });
+      forget(runId, name);
+    },
+    downloadById(runId, id, into) {
+      const a = byId.get(id);
+      if (a === undefined || a.runId !== runId) return false;
+      return this.download(runId, a.name, into);
     },
     names(runId) {
       const dir = join(base, String(runId));

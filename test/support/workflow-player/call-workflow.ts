@@ -88,5 +88,6 @@ export function callWorkflow(run: PlayedRun, caller: JobFrame, job: JobSpec, pre
   const max = tokenScopes(explicit);
   checkPermissions(ref, undefined, called.permissions, max);
   for (const nested of called.jobs) checkPermissions(ref, nested.id, nested.permissions, max);
-  return { workflow: called, inputs, secrets, prefix, permissions: called.permissions ?? explicit, depth: caller.depth + 1 };
+  const passedSecrets = job.callSecrets === "inherit" ? "inherit" : Object.keys(job.callSecrets ?? {});
+  return { workflow: called, inputs, secrets, prefix, permissions: called.permissions ?? explicit, depth: caller.depth + 1, passedSecrets };
 }

@@ -61,6 +61,13 @@ export interface JobFrame {
   readonly permissions: PermissionsSpec | undefined;
   /** 0 for the run's file, 1 in a reusable workflow it calls... (GitHub allows four levels in all). */
   readonly depth: number;
+  /**
+   * In a called workflow, the secret names its caller passed (`inherit`: all). Its jobs' environment
+   * secrets resolve only for those: GitHub resolves an environment secret in a called job to "" when
+   * the caller passed nothing for it, and the run does not error
+   * (https://github.com/actions/runner/issues/4453). Absent in the run's own file: all resolve.
+   */
+  readonly passedSecrets?: "inherit" | readonly string[];
 }
 
 /** A job made of other jobs: a matrix job (its legs) or one call of a reusable workflow (the called jobs). */

@@ -75,8 +75,11 @@ export async function runJob(runtime: PlayerRuntime, run: PlayedRun, entry: Queu
     return fail(`Branch "${run.ref.replace(/^refs\/heads\//, "")}" is not allowed to deploy to ${environmentName ?? ""} due to environment protection rules.`);
   }
   const token = runtime.mintJobToken(run, tokenScopes(job.permissions ?? frame.permissions));
-  // A called workflow's jobs see the secrets its caller passed (all of them with `secrets: inherit`), then their environment's.
-  const secretsMap: Record<string, string> = { ...frame.secrets, ...environment?.secrets, GITHUB_TOKEN: token };
+  // A called workflow's jobs see the secrets its caller passed (all of them with `secrets: inherit`),
+  // then their environment's — but an environment secret only under a name the caller passed.
+  const passed = frame.passedSecrets;
+  const environmentSecrets = Object.entries(environment?.secrets ?? {}).filter(([name]) => passed === undefined || passed === "inherit" || passed.includes(name));
+  const secretsMap: Record<string, string> = { ...frame.secrets, ...Object.fromEntries(environmentSecrets), GITHUB_TOKEN: token };
   const masks = [...Object.values(secretsMap)];
   const log = (step: string) => (line: string) => {
     const text = `[${entry.key}/${step}] ${mask(line, masks)}`;
