@@ -145,9 +145,10 @@ describe("matrices and reusable workflows", () => {
 
   test.each([
     { how: "secrets: inherit", secrets: undefined, declared: "", seen: "secrets: repo env not-passed" },
-    { how: "no secrets:", secrets: "", declared: "", seen: "secrets: no-repo env not-passed" },
-    { how: "a secrets: map", secrets: "    secrets:\n      PASSED: ${{ secrets.KEY }}", declared: "    secrets:\n      PASSED: {required: true}\n", seen: "secrets: no-repo env passed" },
-  ])("$how: the called jobs see $seen (environment secrets come with the called job's environment)", async ({ secrets, declared, seen }) => {
+    { how: "no secrets:", secrets: "", declared: "", seen: "secrets: no-repo no-env not-passed" },
+    { how: "a secrets: map", secrets: "    secrets:\n      PASSED: ${{ secrets.KEY }}", declared: "    secrets:\n      PASSED: {required: true}\n", seen: "secrets: no-repo no-env passed" },
+    { how: "a secrets: map naming the environment's secret", secrets: "    secrets:\n      APP_KEY: ${{ secrets.APP_KEY }}", declared: "    secrets:\n      APP_KEY: {required: false}\n", seen: "secrets: no-repo env not-passed" },
+  ])("$how: the called jobs see $seen (an environment secret only under a name the caller passed, actions/runner#4453)", async ({ secrets, declared, seen }) => {
     const { run } = await dispatch({ ".github/workflows/work.yml": CALLER(secrets === undefined ? {} : { secrets }), ".github/workflows/item.yml": ITEM({ secrets: declared }) }, ITEMS.slice(0, 1));
     expect(logOf(run, `${leg(0)} / check`)).toContain(seen);
     expect(run.conclusion).toBe("success");
