@@ -10,6 +10,7 @@ import type { ApprovalFacts, BodyBrief, ItemFacts, PullFacts, TickFacts } from "
 import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
+import { withEditTimes } from "./with-edit-times.js";
 
 /** What one process remembers between gathers: parsed bodies, and when it last read each issue's events. */
 export interface GatherMemory {
@@ -269,24 +270,6 @@ export async function screenItems(input: GatherInput, facts: TickFacts, screen: 
 
 /** An approval the record does not hold yet: the text it approves must be placed by the body's edit time. */
 const isNew = (approval: ApprovalFacts, r: ClaimRecord | undefined): boolean => approval.kind === "approved" && approval.approval.id !== r?.approval?.id;
-
-/**
- * New approvals (not the ones recorded) with when each issue's body was last edited, read with the
- * body — every one of them in one read: only when that body is the one the tick parsed does its
- * edit time speak for the text the plan would freeze. Otherwise (moving, unreadable) the edit time
- * is left unknown. Answers the approvals in the order given.
- */
-async function withEditTimes(github: TickReads, entries: ReadonlyArray<{ readonly n: number; readonly body: string | undefined; readonly approval: ApprovalFacts }>): Promise<ApprovalFacts[]> {
-  if (entries.length === 0) return [];
-  const reads = await github.bodyEdits(entries.map((e) => e.n));
-  // Line endings aside (a browser sends CRLF), the two reads must hold the same text.
-  const same = (a: string, b: string): boolean => a.replace(/\r\n/g, "\n") === b.replace(/\r\n/g, "\n");
-  return entries.map(({ n, body, approval }) => {
-    const read = reads.get(n);
-    if (approval.kind !== "approved" || read === undefined || body === undefined || !same(read.body, body)) return approval;
-    return { ...approval, bodyEditedAt: read.editedAt };
-  });
-}
 
 function pullFacts(p: PullLink): PullFacts {
   return { number: p.number, state: p.state, head: p.head, bosunBranch: p.bosunBranch, ...(p.mergeSha === undefined ? {} : { mergeSha: p.mergeSha }) };
