@@ -5,6 +5,7 @@
  */
 import { parseConfig } from "../config/parse-config.js";
 import { compareWorkflow } from "./compare-workflow.js";
+import { dispatchFormsOf, dispatchInputsOf, formMismatches, formOfInputs } from "./dispatch-form.js";
 import type { Read, SetupFacts } from "./setup-facts.js";
 import { couldNotCheck, ok, problem, refusal, type SetupFinding } from "./setup-finding.js";
 import { WORKFLOW_TEMPLATES } from "./setup-templates.js";
@@ -47,6 +48,18 @@ function templateFor(name: string, text: string): string | undefined {
   return /^\s*agent-command:/m.test(text) ? `bosun-work${item}.yml` : undefined;
 }
 
+/**
+ * The shape a workflow is held to. A one-item work workflow (the form before `batch`, still
+ * dispatched by pools without it) keeps the trust of the item workflow the batch calls: the same
+ * three jobs, run by `workflow_dispatch` instead of `workflow_call`.
+ */
+function templateShape(templateName: string, text: string): ReturnType<typeof workflowShape> {
+  const itemName = templateName.replace(/\.yml$/, "-item.yml");
+  const oneItem = itemName in WORKFLOW_TEMPLATES && !templateName.endsWith("-item.yml") && formOfInputs(dispatchInputsOf(text) ?? []) === "item";
+  const shape = workflowShape(WORKFLOW_TEMPLATES[oneItem ? itemName : templateName] ?? "");
+  return shape.ok && oneItem ? { ok: true, shape: { ...shape.shape, triggers: { workflow_dispatch: "" } } } : shape;
+}
+
 export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
   const read = facts.workflows;
   if (!read.ok) {
@@ -58,6 +71,7 @@ export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
   // What a dispatched workflow calls runs as part of it: checked as well, and missing is a problem.
   const called = dispatched.flatMap((name) => calledWorkflows(files[name] ?? ""));
   const wanted = [...new Set([...REQUIRED_WORKFLOWS, ...dispatched, ...called, ...Object.keys(files)])];
+  const forms = dispatchFormsOf(facts.config);
   const findings: SetupFinding[] = [];
   for (const name of wanted) {
     const path = `.github/workflows/${name}`;
@@ -76,8 +90,9 @@ export function checkWorkflows(facts: SetupFacts): SetupFinding[] {
       findings.push(couldNotCheck("workflows", `${path} is dispatched by a pool but matches no shipped work workflow (no \`agent:\` preset or \`agent-command\`)`, "start from docs/workflows/bosun-work.yml or a bosun-work-<agent>.yml, which doctor can compare", path));
       continue;
     }
+    for (const m of formMismatches(name, text, forms.get(name) ?? [])) findings.push(problem("workflows", m, "make the pool's `batch` and the workflow's inputs agree (docs/dispatch.md)", path));
     const actual = workflowShape(text);
-    const template = workflowShape(WORKFLOW_TEMPLATES[templateName] ?? "");
+    const template = templateShape(templateName, text);
     if (!actual.ok || !template.ok) {
       findings.push(problem("workflows", `${path} is ${actual.ok ? "unreadable" : actual.reason}`, `restore it from docs/workflows/${templateName}`, path));
       continue;

@@ -133,23 +133,32 @@ describe("batched dispatch on the fake GitHub", () => {
     expect(recordOf(f, m)).toMatchObject({ state: "held", epoch: 1 });
   });
 
-  it("a run someone else dispatched with a batch's name for an item speaks for nothing: it neither lands the item nor keeps it", async () => {
+  it("a run someone else dispatched with a batch's name for an item speaks for nothing: it neither lands the item nor lifts its epochs; another replica, reading titles, lands it from Bosun's run", async () => {
     f = await schedulerFixture(batched(1));
     const n = await f.queue("a");
-    const a = f.replica("a");
-    await a.tick();
-    const agent = createTestOctokit(f.fake.url, "t-agent");
+    await f.replica("a").tick();
     f.fake.addToken("t-agent", "agent-7", { permissions: { [REPO]: "write" } });
+    const agent = createTestOctokit(f.fake.url, "t-agent");
+    // Titled as Bosun titles a batch naming this item at its epoch, and at a huge one.
     await agent.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", { owner: "acme", repo: "app", workflow_id: "bosun-work.yml", ref: "main", inputs: { title: `#${n} epoch 1, #${n} epoch 9`, items: "[]" } });
-    const ours = allRuns(f).find((r) => r.actor === "bosun[bot]")!;
-    const theirs = allRuns(f).find((r) => r.actor !== "bosun[bot]")!;
+    const ours = allRuns(f).find((r) => r.actor === BOT)!;
+    const theirs = allRuns(f).find((r) => r.actor !== BOT)!;
     f.fake.completeWorkflowRun(REPO, theirs.id, "success");
     ours.status = "in_progress";
+    // A replica that never dispatched it matches runs by their names only.
+    const b = f.replica("b");
     f.clock.advance(60_000);
-    await a.tick();
+    await b.tick();
     expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
     f.fake.completeWorkflowRun(REPO, ours.id, "failure");
-    await a.tick();
+    await b.tick();
     expect(recordOf(f, n)?.landing?.stop).toMatchObject({ kind: "failed" });
+    // Approved again, its next grant is the next epoch, not one above the forged name's.
+    await f.reapprove(n);
+    f.clock.advance(60 * 60_000);
+    await b.tick();
+    await b.tick();
+    const epochs = allRuns(f).filter((r) => r.actor === BOT).flatMap((r) => runItems(r).filter((i) => i.item === String(n)).map((i) => i.epoch));
+    expect(epochs).toEqual([1, 2]);
   });
 });

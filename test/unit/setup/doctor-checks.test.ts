@@ -3,6 +3,8 @@
  * problem (with a fix), a refused read is could-not-check, and a setup as the docs describe it
  * passes every check. Facts are plain data, as the adapter reads them from GitHub.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { labelNamesOf } from "../../../src/core/setup/check-labels.js";
 import { DEFAULT_CONFIG } from "../../../src/core/config/bosun-config.js";
@@ -144,5 +146,35 @@ describe("a read GitHub refused is could-not-check, never ok", () => {
     // Given the App's id, the sources can be judged without the installation.
     const withId = doctorChecks({ ...good(), installation: readFailed(401, "x"), appId: 42 });
     expect(of(withId, "required-checks").map((f) => f.status)).toEqual(["ok", "ok"]);
+  });
+});
+
+describe("doctor on a pool's dispatch form (one item a run, or a batch)", () => {
+  // The one-item work workflow as `bosun init` wrote it before `batch` (inputs item, epoch, brief_hash).
+  const oneItem = readFileSync(join(import.meta.dirname, "../../fixtures/setup/one-item-bosun-work-claude-code.yml"), "utf8");
+  const oneItemConfig = config.replace(", batch: true }", " }");
+  const withForm = (cfg: string, work: Record<string, string>): SetupFacts => {
+    const { "bosun-work-claude-code.yml": _caller, "bosun-work-claude-code-item.yml": _item, ...rest } = workflows;
+    return { ...good(), config: readOk(cfg), workflows: readOk({ ...rest, ...work }) };
+  };
+
+  it("an unchanged one-item setup (no batch, the one-item workflow) keeps its trust: no problem", () => {
+    expect(oneItemConfig).not.toContain("batch: true");
+    const findings = doctorChecks(withForm(oneItemConfig, { "bosun-work-claude-code.yml": oneItem }));
+    expect(findings.filter((f) => f.status !== "ok")).toEqual([]);
+  });
+
+  it("a one-item workflow that lets its agent job mint an App token is still a problem", () => {
+    const widened = oneItem.replace("    environment: bosun-agent\n", "    environment: bosun\n");
+    expect(widened).not.toBe(oneItem);
+    expect(problems(withForm(oneItemConfig, { "bosun-work-claude-code.yml": widened }), "workflows").map((f) => f.message)).toEqual([expect.stringContaining("job 'agent' runs in environment 'bosun'")]);
+  });
+
+  it.each([
+    { what: "a pool without batch and the batched workflow", cfg: () => oneItemConfig, work: () => ({ "bosun-work-claude-code.yml": workflows["bosun-work-claude-code.yml"] ?? "", "bosun-work-claude-code-item.yml": workflows["bosun-work-claude-code-item.yml"] ?? "" }), says: /pool 'default' dispatches \.github\/workflows\/bosun-work-claude-code\.yml with inputs item, epoch, brief_hash, but the workflow declares title, items: GitHub refuses every dispatch \(422 Unexpected inputs\) — it is the batched form: set `batch: true`/ },
+    { what: "a pool with batch: true and the one-item workflow", cfg: () => config, work: () => ({ "bosun-work-claude-code.yml": oneItem }), says: /pool 'default' dispatches \.github\/workflows\/bosun-work-claude-code\.yml with inputs title, items \(batch: true\), but the workflow declares item, epoch, brief_hash: .* — it is the one-item form: remove `batch: true`/ },
+  ])("$what: a problem naming the pool, the inputs each side has, and the fix", ({ cfg, work, says }) => {
+    const found = problems(withForm(cfg(), work()), "workflows");
+    expect(found.map((f) => f.message)).toContainEqual(expect.stringMatching(says));
   });
 });

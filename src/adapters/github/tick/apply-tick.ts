@@ -20,6 +20,14 @@ import type { TickGitHub } from "./tick-github.js";
 
 type WorkflowDispatch = Extract<DispatchConfig, { kind: "workflow" }>;
 
+/** A granted item of a `batch` pool waiting to go out with the others, and how to journal its dispatch. */
+interface BatchItem {
+  readonly n: number;
+  readonly token: ClaimToken;
+  readonly hash: string;
+  readonly journalled: () => void;
+}
+
 export interface ApplyInput {
   readonly github: TickGitHub;
   readonly store: GitHubClaimStore;
@@ -90,7 +98,7 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   /** Grants given back (their dispatch refused, or no snapshot to dispatch under): their labels mirror the queue. */
   const givenBack = new Set<number>();
   /** Items of `batch` workflow pools waiting to go out together: one run a workflow and ref, up to BATCH_MOST items. */
-  const batches = new Map<string, { dispatch: WorkflowDispatch; items: Array<{ n: number; token: ClaimToken; hash: string }> }>();
+  const batches = new Map<string, { dispatch: WorkflowDispatch; items: BatchItem[] }>();
   for (const effect of plan.effects) {
     if (effect.kind === "journal") {
       emit(effect.event);
@@ -127,9 +135,11 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
   }
 
   /** One run for several items: their fates go together (started, maybe started, or refused). */
-  async function sendBatch(dispatch: WorkflowDispatch, items: ReadonlyArray<{ n: number; token: ClaimToken; hash: string }>): Promise<void> {
+  async function sendBatch(dispatch: WorkflowDispatch, items: readonly BatchItem[]): Promise<void> {
     const sendable = items.filter((i) => !tooLate(i.n));
     if (sendable.length === 0) return;
+    // Journalled as sent, right before sending (as one item's is): one that was too late never was.
+    for (const i of sendable) i.journalled();
     try {
       await github.dispatchBatch(dispatch, sendable.map((i) => ({ item: String(i.n), epoch: i.token.epoch, briefHash: i.hash })));
       dispatched.push(...sendable.map((i) => i.n));
@@ -192,14 +202,15 @@ export async function applyTick(input: ApplyInput, plan: TickPlan): Promise<Appl
           await giveBack(token, effect.n, "not dispatched: its frozen snapshot could not be posted");
           return;
         }
-        emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier, ...(effect.reserve === undefined ? {} : { reserve_usd: fromMicros(effect.reserve) }) });
+        const journalled = (): void => emit({ event: "DISPATCH", item: String(effect.n), epoch: token.epoch, attempt: token.epoch, tier: pool.tier, ...(effect.reserve === undefined ? {} : { reserve_usd: fromMicros(effect.reserve) }) });
         if (pool.dispatch.kind === "workflow" && pool.dispatch.batch === true) {
           const key = `${pool.dispatch.workflow}\0${pool.dispatch.ref ?? ""}`;
           const group = batches.get(key) ?? { dispatch: pool.dispatch, items: [] };
-          group.items.push({ n: effect.n, token, hash: effect.hash });
+          group.items.push({ n: effect.n, token, hash: effect.hash, journalled });
           batches.set(key, group);
           return;
         }
+        journalled();
         // A definite refusal put no label on; an unknown outcome may have, and the claim stays held.
         const trigger = pool.dispatch.kind === "label" ? pool.dispatch.label : undefined;
         try {

@@ -1,5 +1,6 @@
 import type { Octokit } from "@octokit/rest";
 import { statusOf } from "../status-of.js";
+import { normalizeLogin } from "../../../core/separation/identity.js";
 import { runTitle } from "../../../core/scheduler/stop-from-run.js";
 import { dispatchFailure } from "./dispatch-outcome-unknown.js";
 import { findDispatchedRun } from "./find-dispatched-run.js";
@@ -17,6 +18,10 @@ function copilotTokenNeeded(issue: number, why: string): string {
 export interface OctokitDispatchOptions {
   readonly owner: string;
   readonly repo: string;
+  /** The App's bot login: after an unknown outcome, only a run it started is the dispatch's. */
+  readonly botLogin: string;
+  /** The clock (ms) the dispatch's start is read from: a run found after it must be created since. */
+  readonly now: () => number;
   /** Where workflow dispatches run unless a pool names a ref. */
   readonly defaultBranch: string;
   /** A user-to-server client for `assign` to Copilot, which refuses installation tokens. */
@@ -33,6 +38,7 @@ export function octokitDispatch(octokit: Octokit, options: OctokitDispatchOption
   return async function dispatch(issue, dispatch, inputs) {
     switch (dispatch.kind) {
       case "workflow": {
+        const sentAt = options.now();
         let answer;
         try {
           answer = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
@@ -51,7 +57,7 @@ export function octokitDispatch(octokit: Octokit, options: OctokitDispatchOption
           // then kept, and the tick matches the run by its name when it shows.
           const code = statusOf(err);
           if (code !== undefined && code < 500) throw err;
-          const started = await findDispatchedRun(octokit, { owner, repo }, dispatch.workflow, runTitle(inputs.item, inputs.epoch));
+          const started = await findDispatchedRun(octokit, { owner, repo, bot: normalizeLogin(options.botLogin), since: sentAt }, dispatch.workflow, runTitle(inputs.item, inputs.epoch));
           if (started === undefined) dispatchFailure(issue, err);
           runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
           return { runId: started.id, url: started.url };

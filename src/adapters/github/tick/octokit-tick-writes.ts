@@ -87,7 +87,7 @@ export function octokitTickWrites(octokit: Octokit, options: OctokitTickOptions,
       await octokit.rest.issues.update({ owner, repo, issue_number: n, state: "closed", state_reason: "completed" });
     },
 
-    dispatch: octokitDispatch(octokit, { owner, repo, defaultBranch: options.defaultBranch, copilot: options.copilot }, runIds),
-    dispatchBatch: octokitDispatchBatch(octokit, { owner, repo, defaultBranch: options.defaultBranch }, runIds),
+    dispatch: octokitDispatch(octokit, { owner, repo, defaultBranch: options.defaultBranch, copilot: options.copilot, botLogin: options.botLogin, now: options.now }, runIds),
+    dispatchBatch: octokitDispatchBatch(octokit, { owner, repo, defaultBranch: options.defaultBranch, botLogin: options.botLogin, now: options.now }, runIds),
   };
 }
