@@ -15,6 +15,8 @@ import { scheduleTicks } from "./scheduler/schedule-ticks.js";
 import type { Clock } from "../core/engine/clock.js";
 import { traceLine } from "../core/journal/trace-line.js";
 import { systemClock } from "../adapters/local/system-clock.js";
+import { CONFIG_PATH } from "../adapters/github/config-loader.js";
+import { pushedPaths } from "./pushed-paths.js";
 
 /** Knobs for tests and operators; every one has a production default. */
 export interface BosunAppOptions {
@@ -60,13 +62,16 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
   const configLoader = createConfigLoader({ now, maxAgeMs: options.configMaxAgeMs ?? APP_DEFAULTS.configMaxAgeMs });
   // The dashboard's Setup section: what `bosun doctor` finds, read conditionally (setup-dashboard.ts).
   const setupDashboard = createSetupDashboard({ now, maxAgeMs: options.setupMaxAgeMs ?? APP_DEFAULTS.setupMaxAgeMs, appOctokit: async () => (await app.auth()) as unknown as Octokit, log: app.log });
-  // .github/bosun.yml is read at the default branch: a push there may have changed it.
+  // .github/bosun.yml is read at the default branch: a push there may have changed it, and the
+  // Setup section reads the workflows and the issue form there. Every merge is such a push, so
+  // they are read again only when the push touched them, or when it cannot say what it touched.
   app.on("push", async (context) => {
     const { ref, repository } = context.payload;
-    if (repository.owner !== null && ref === `refs/heads/${repository.default_branch}`) {
-      configLoader.invalidate({ owner: repository.owner.login, repo: repository.name });
-      setupDashboard.invalidate({ owner: repository.owner.login, repo: repository.name });
-    }
+    if (repository.owner === null || ref !== `refs/heads/${repository.default_branch}`) return;
+    const where = { owner: repository.owner.login, repo: repository.name };
+    const paths = pushedPaths(context.payload);
+    if (paths === undefined || paths.includes(CONFIG_PATH)) configLoader.invalidate(where);
+    if (paths === undefined || paths.some((p) => p.startsWith(".github/"))) setupDashboard.invalidate(where);
   });
   const refreshDashboard = throttledDashboard(upsertDashboard, { now, minIntervalMs: options.dashboardIntervalMs ?? APP_DEFAULTS.dashboardIntervalMs });
   const labelBootstrap = createLabelBootstrap();

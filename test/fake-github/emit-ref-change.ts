@@ -1,6 +1,7 @@
 /** The webhooks one ref change sends, shared by the REST ref routes and GraphQL's `updateRefs` so they cannot drift. */
 import type { RouteContext } from "./route.js";
 import type { FakeState, RepoState } from "./state.js";
+import { pushCommits } from "./push-commits.js";
 import { syncPull } from "./sync-pull.js";
 import { pullJson } from "./to-json-pull.js";
 
@@ -31,7 +32,8 @@ export function emitRefChange(state: FakeState, ctx: RouteContext, repo: RepoSta
   } else if (after === undefined) {
     ctx.emit({ repo, event: "delete", fields: () => ({ ref: shortRef(ref), ref_type: refType, pusher_type: "user" }) });
   } else if (ref.startsWith("refs/heads/")) {
-    ctx.emit({ repo, event: "push", fields: () => ({ ref, before, after, forced, created: false, deleted: false, commits: [], head_commit: null }) });
+    const commits = pushCommits(repo, before, after);
+    ctx.emit({ repo, event: "push", fields: () => ({ ref, before, after, forced, created: false, deleted: false, commits, head_commit: commits[commits.length - 1] ?? null }) });
   }
   if (!ref.startsWith("refs/heads/") || after === undefined) return;
   const branch = ref.slice("refs/heads/".length);

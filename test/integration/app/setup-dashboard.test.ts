@@ -93,4 +93,31 @@ describe("the dashboard's Setup section", () => {
     expect(body).toContain("- **workflows** (.github/workflows/bosun-gate.yml)");
     expect(body).toMatch(/checks out \$\\\{\\\{ github\.event\.workflow\\_run\.head\\_sha \\\}\\\}/);
   });
+  test("a merge that touched no file under .github/ (every merge is a push to the default branch) does not read the setup again; one that did, does", async () => {
+    h = await startHarness({ dashboardIntervalMs: 0 });
+    await setUpBosunRepo(h.fake, { fullName: REPO, appId: 42, installationId: 501, adminToken: "t-admin", existing: true });
+    const issue = h.issue("not a brief", "A plain issue");
+    await tick(h, issue);
+    const appUrl = h.fake.webhooks.deliveries[0]?.hookUrl ?? "";
+    h.fake.webhooks.register({ url: appUrl, secret: WEBHOOK_SECRET, events: ["push"] });
+    const main = h.fake.repo(REPO);
+    const gate = main.trees.get(main.commits.get(main.refs.get("refs/heads/main") ?? "")?.tree ?? "")?.get(".github/workflows/bosun-gate.yml") ?? "";
+    h.fake.setFile(REPO, "main", ".github/workflows/bosun-gate.yml", gate.replace("      - id: gate\n", "      - run: npm ci && npm test\n      - id: gate\n"));
+    const head = main.refs.get("refs/heads/main") ?? "";
+    const push = (paths: string[]) => h?.fake.webhooks.send({ event: "push", repo: main, sender: "mona", fields: { ref: "refs/heads/main", before: "0".repeat(40), after: head, forced: false, commits: [{ id: head, added: [], removed: [], modified: paths }] } });
+    // What only the Setup section reads (the configuration is read on every tick here: the harness keeps it no time).
+    const setupReads = (from: number) => h?.fake.accounting.log.slice(from).filter((e) => (e.route === "GET /repos/{owner}/{repo}/contents/{path}" && !e.path.includes("bosun.yml")) || e.route === "GET /repos/{owner}/{repo}/environments/{environment_name}" || e.route === "GET /repos/{owner}/{repo}/rulesets").length ?? 0;
+    let from = h.fake.accounting.log.length;
+    push(["src/http/retry.ts"]);
+    await h.fake.webhooks.flush();
+    await tick(h, issue);
+    expect(setupReads(from)).toBe(0);
+    expect(dashboard(h)?.body).toContain("Every setup check the App can make holds.");
+    from = h.fake.accounting.log.length;
+    push(["src/http/retry.ts", ".github/workflows/bosun-gate.yml"]);
+    await h.fake.webhooks.flush();
+    await tick(h, issue);
+    expect(setupReads(from)).toBeGreaterThan(0);
+    expect(dashboard(h)?.body).toContain("- **workflows** (.github/workflows/bosun-gate.yml)");
+  });
 });
