@@ -10,6 +10,16 @@ import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import type { TickView } from "../../core/scheduler/tick-plan.js";
 import { APP_DEFAULTS } from "../app-defaults.js";
+
+/**
+ * The runs whose end the tick acts on: a work run (dispatched by Bosun) and a verify run (set off by
+ * a deployment's status). The acceptance, gate, relay and separation runs end in a check run or a
+ * commit status, whose own webhook (`check_run` for the gate) is the one that matters.
+ */
+const TICKING_RUN_EVENTS: ReadonlySet<string> = new Set(["workflow_dispatch", "deployment_status"]);
+
+/** Pull request activity that changes what the tick reads of it: state, head, body (its `Closes #n`), draft. */
+const TICKING_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited", "ready_for_review", "converted_to_draft"]);
 import { coalescedTicker } from "./coalesced-ticker.js";
 
 export interface SchedulerOptions {
@@ -98,7 +108,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: { name?: string } };
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: { name?: string }; workflow_run?: { event?: string } };
   const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
@@ -135,6 +145,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const where = repoOf(payload);
     if (where === undefined) return;
     if (context.name === "check_run" && payload.check_run?.name !== GATE_CHECK_NAME) return;
+    // Only what changes a fact the tick reads sets one off (the timed sweep still catches anything):
+    // each webhook's tick costs a round of (mostly conditional) reads, on whichever replica hears it.
+    if (context.name === "workflow_run" && !TICKING_RUN_EVENTS.has(payload.workflow_run?.event ?? "")) return;
+    if (context.name === "pull_request" && !TICKING_PULL_ACTIONS.has(payload.action ?? "")) return;
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
     if (context.name === "pull_request") entry.ticker.invalidate("pulls");
     if (context.name === "check_run") entry.ticker.invalidate("gates");
