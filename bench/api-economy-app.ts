@@ -12,9 +12,11 @@
  * recorded, the run completed), the gate posts its verdict as the App, the maintainer merges. Those
  * requests are not the App's and are not counted.
  *
- * Time: GitHub's clock (the fake's and the App's) runs ECONOMY_SPEED (25) times the wall clock, so the
+ * Time: GitHub's clock (the fake's and the App's) runs ECONOMY_SPEED (2) times the wall clock, so the
  * App's real timers — the sweep every ECONOMY_TICK_S (5) s, the heard tick's jitter — are scaled to
- * it and 20 items take seconds. The replicas start a third of a tick apart. A warm-up (each replica's
+ * it. The replicas start a third of a tick apart. At 2, 20 items take about the GitHub time the bench's
+ * take (~17 s), so both count over as many sweeps; the fake answers in about a millisecond of real
+ * time, so at a higher speed the same work spans more GitHub time, more sweeps, more requests per item. A warm-up (each replica's
  * first sweeps: `GET /app`, its token, labels, dashboard, setup reads) is reported on its own; the
  * per-item figures count from the first approval to the last item settled.
  *
@@ -26,8 +28,9 @@
  * publishes no list of the endpoints that "generate content", so the method is the only rule one can
  * check. `content_creating_per_item_narrow` leaves out label, assignee and installation-token writes,
  * the narrower kind `api-economy` takes from the fake's accounting, to compare like with like.
+ * ECONOMY_TRACE=1: every request on stderr.
  * Env: ECONOMY_ITEMS (20), ECONOMY_REPLICAS (3), ECONOMY_POOL (4), ECONOMY_TICK_S (5), ECONOMY_SPEED
- * (25), ECONOMY_COMPARE (1; 0: do not run `api-economy` for the agreement). Measures; never fails a build.
+ * (2), ECONOMY_MAX_S (100 real s for the items), ECONOMY_COMPARE (1; 0: do not run `api-economy` for the agreement). Measures; never fails a build.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -57,7 +60,7 @@ const items = num("ECONOMY_ITEMS", 20);
 const replicas = Math.max(1, num("ECONOMY_REPLICAS", 3));
 const poolSize = num("ECONOMY_POOL", 4);
 const tickS = num("ECONOMY_TICK_S", 5);
-const speed = num("ECONOMY_SPEED", 5);
+const speed = num("ECONOMY_SPEED", 2);
 const compare = num("ECONOMY_COMPARE", 1) !== 0;
 const tickReal = (tickS * 1000) / speed;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
