@@ -215,6 +215,22 @@ try {
   console.error(`${items} items, pool ${poolSize}, ${replicas} App replica(s) behind one webhook URL (round robin), a sweep every ${tickS}s of GitHub time (${tickReal.toFixed(0)} real ms); the items took ${gitHubSeconds.toFixed(0)} s of GitHub time and ${delivered} webhook deliveries; done ${done}`);
   console.error(`the App's requests per item from the first approval to the last item settled, counted at the proxy (total ${c.total}, 304s ${c.total - c.non304}, mutative ${c.creating}), beside api-economy's:`);
   for (const line of show(table(phase, items), compare ? benchRoutes : undefined)) console.error(line);
+  // Where the difference comes from: what api-economy does not play, by the route's reason to be asked.
+  const causeOf = (route: string): string =>
+    /^(GET \/app(\/installations)?|GET \/installation\/repositories|POST \/app\/installations\/.*)$/.test(route)
+      ? "the sweep's installation listings and tokens"
+      : /^GET \/repos\/\{owner\}\/\{repo\}(\/contents\/.*|\/installation|\/environments\/.*|\/branches\/.*|\/rules\/.*|\/rulesets|\/labels)?$/.test(route)
+        ? "configuration and Setup reads (a push to the default branch drops them)"
+        : /^(PATCH|POST) \/repos\/\{owner\}\/\{repo\}\/issues(\/\{issue_number\})?$/.test(route)
+          ? "the dashboard issue"
+          : route === "GET /repos/{owner}/{repo}/issues/{issue_number}"
+            ? "the issue a webhook named, read again"
+            : "the tick's reads and writes (api-economy plays these)";
+  const causes = new Map<string, [number, number]>();
+  for (const [route, r] of table(phase, items)) causes.set(causeOf(route), [(causes.get(causeOf(route))?.[0] ?? 0) + r.n, causes.get(causeOf(route))?.[1] ?? 0]);
+  for (const [route, n] of benchRoutes) causes.set(causeOf(route), [causes.get(causeOf(route))?.[0] ?? 0, (causes.get(causeOf(route))?.[1] ?? 0) + n]);
+  console.error("by cause, per item (this count, api-economy's):");
+  for (const [cause, [mine, theirs]] of causes) console.error(`  ${mine.toFixed(2).padStart(6)}  ${compare ? theirs.toFixed(2).padStart(6) : ""}  ${cause}`);
   console.error(`warm-up (every replica's first sweeps, before any item), all replicas: ${warmup} requests`);
   for (const line of show(table(proxy.log.slice(0, warmup), 1))) console.error(line);
   const idleBy = Array.from({ length: replicas }, (_, i) => {
