@@ -18,7 +18,8 @@
  * take (~17 s), so both count over as many sweeps; the fake answers in about a millisecond of real
  * time, so at a higher speed the same work spans more GitHub time, more sweeps, more requests per item. A warm-up (each replica's
  * first sweeps: `GET /app`, its token, labels, dashboard, setup reads) is reported on its own; the
- * per-item figures count from the first approval to the last item settled.
+ * per-item figures count from the first approval until every item is settled and the webhooks of
+ * its last moves are answered (the ticks they set off done).
  *
  * Content-creating, as GitHub counts its secondary limit: every POST, PATCH, PUT and DELETE, and a
  * GraphQL request whose operation is a mutation ("Calculating points for the secondary rate limit":
@@ -155,14 +156,15 @@ try {
     await sleep(tickReal / replicas);
     await play();
   }
-  const itemsEnd = proxy.log.length;
   const done = numbers.filter((n) => recordOf(n)?.state === "settled" && recordOf(n)?.outcome?.ok === true).length;
   const gitHubSeconds = (now() - itemsFrom) / 1000;
-  const delivered = front.forwarded - deliveredBefore;
-
-  // Idle: nothing changes, every delivery answered; each replica's sweeps (each starts with `GET /app/installations`).
+  // The items' last webhooks answered (each replica's tick they set off done): their requests are the items'.
   await fake.webhooks.flush();
   await front.idle();
+  const itemsEnd = proxy.log.length;
+  const delivered = front.forwarded - deliveredBefore;
+
+  // Idle: nothing changes; each replica's sweeps (each starts with `GET /app/installations`).
   // Long enough for a busy tick's retry (5 to 7.5 real s in register-scheduler.ts) to have come.
   await sleep(Math.max(3 * tickReal, 8000));
   const idleFrom = proxy.log.length;
@@ -213,7 +215,7 @@ try {
     }
   }
   console.error(`${items} items, pool ${poolSize}, ${replicas} App replica(s) behind one webhook URL (round robin), a sweep every ${tickS}s of GitHub time (${tickReal.toFixed(0)} real ms); the items took ${gitHubSeconds.toFixed(0)} s of GitHub time and ${delivered} webhook deliveries; done ${done}`);
-  console.error(`the App's requests per item from the first approval to the last item settled, counted at the proxy (total ${c.total}, 304s ${c.total - c.non304}, mutative ${c.creating}), beside api-economy's:`);
+  console.error(`the App's requests per item from the first approval to the last item settled and its webhooks answered, counted at the proxy (total ${c.total}, 304s ${c.total - c.non304}, mutative ${c.creating}), beside api-economy's:`);
   for (const line of show(table(phase, items), compare ? benchRoutes : undefined)) console.error(line);
   // Where the difference comes from: what api-economy does not play, by the route's reason to be asked.
   const causeOf = (route: string): string =>
