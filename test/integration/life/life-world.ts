@@ -9,13 +9,8 @@
  * plays the workflow runs; people act through the API.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
-import { bosunApp } from "../../../src/app/app.js";
 import { DASHBOARD_MARKER } from "../../../src/core/dashboard/dashboard-state.js";
 import { systemClock } from "../../fake-github/clock.js";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
@@ -23,6 +18,8 @@ import { createActionsService, type ActionsService } from "../../support/workflo
 import { PROJECT_ROOT } from "../../support/workflow-player/bosun-action-step.js";
 import { createPeople, type People } from "../../support/workflow-player/people.js";
 import { createLifeMeter, type LifeMeter } from "../../support/life-meter.js";
+import { startAppReplica } from "../../support/app-replica.js";
+import { startWebhookFront } from "../../support/webhook-front.js";
 import { testPrivateKey } from "../app/app-harness.js";
 
 export const REPO = "acme/app";
@@ -155,12 +152,6 @@ export interface LifeOptions {
   readonly tickEveryMs?: number;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** Starts the world: fake GitHub (wall clock), repository, people, App replicas, Actions. */
 export async function startLife(options: LifeOptions = {}): Promise<Life> {
   const fake = await createFakeGitHub({ seed: options.seed ?? 1, clock: systemClock });
@@ -186,7 +177,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
     ...(options.verbose === true ? { log: (line: string) => process.stdout.write(`${line}\n`) } : {}),
   });
 
-  const replicas: Array<Replica & { url: string; server: Server }> = [];
+  const replicas: Array<Replica & { url: string; close(): Promise<void> }> = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     let dead = false;
     let requests = 0;
@@ -203,23 +194,11 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
       }
       return answer;
     };
-    class Octokit extends ProbotOctokit {
-      constructor(...args: ConstructorParameters<typeof ProbotOctokit>) {
-        const o = args[0] ?? {};
-        // Probot's write limiter spaces writes a second apart: off, as in the app harness.
-        super({ ...o, throttle: { ...o.throttle, enabled: false }, retry: { enabled: false }, request: { ...o.request, fetch: replicaFetch } } as typeof o);
-      }
-    }
-    const probot = new Probot({ appId: APP_ID, privateKey: testPrivateKey(), secret: SECRET, baseUrl: fake.url, log: pino({ level: process.env["DEBUG_PROBOT"] === undefined ? "silent" : "debug" }), Octokit: Octokit as unknown as typeof ProbotOctokit });
-    const middleware = await createNodeMiddleware((app) => bosunApp(app, { dashboardIntervalMs: 0, configMaxAgeMs: 0, heardJitterMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) }), { probot, webhooksPath: "/api/github/webhooks" });
-    const server = createServer((req, res) => {
-      void middleware(req, res, () => res.writeHead(404).end());
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const started = await startAppReplica({ appId: APP_ID, baseUrl: fake.url, secret: SECRET, fetch: replicaFetch, app: { dashboardIntervalMs: 0, configMaxAgeMs: 0, heardJitterMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) } });
     const replica = {
       name: `replica-${i}`,
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`,
-      server,
+      url: started.url,
+      close: () => started.close(),
       kill: () => {
         dead = true;
       },
@@ -236,24 +215,8 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
     replicas.push(replica);
   }
   // One webhook URL in front of the replicas, round robin over the live ones (a load balancer).
-  let next = 0;
-  const front = createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req);
-      const live = replicas.filter((r) => !r.dead);
-      const target = live[next++ % Math.max(1, live.length)];
-      if (target === undefined) {
-        res.writeHead(502).end();
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "content-length") headers[k] = v;
-      const answer = await fetch(target.url, { method: "POST", headers, body });
-      res.writeHead(answer.status).end(await answer.text());
-    })().catch(() => res.writeHead(502).end());
-  });
-  await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
-  fake.webhooks.register({ url: `http://127.0.0.1:${(front.address() as AddressInfo).port}/api/github/webhooks`, secret: SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "pull_request_review", "push", "create", "delete", "check_run", "status", "deployment_status"] });
+  const front = await startWebhookFront(() => replicas.filter((r) => !r.dead).map((r) => r.url));
+  fake.webhooks.register({ url: front.url, secret: SECRET, events: ["issues", "issue_comment", "label", "workflow_run", "pull_request", "pull_request_review", "push", "create", "delete", "check_run", "status", "deployment_status"] });
   if (options.deliveries !== undefined) fake.webhooks.configure(options.deliveries);
   const meter = createLifeMeter(fake);
   const posted: PostedComment[] = [];
@@ -288,10 +251,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
     async close() {
       actions.close();
       await fake.close();
-      for (const server of [front, ...replicas.map((r) => r.server)]) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server.close(() => r()));
-      }
+      for (const server of [front, ...replicas]) await server.close();
     },
   };
 }
