@@ -1,6 +1,8 @@
 import type { ClaimRecord, RecordedLanding } from "../claims/claim-record.js";
 import { approved, grantOver, invalid, merged, reclaimed, released, requeued, settled, withdrawn } from "../claims/record-transitions.js";
-import { decideStep, type Decision, type HeldClaim, type LandingDecision, type ReviewingItem, type WorkerState } from "../engine/decide-step.js";
+import { decideStep } from "../engine/decide-step.js";
+import type { Decision, LandingDecision } from "../engine/decision.js";
+import type { HeldClaim, ReviewingItem, WorkerState } from "../engine/step-state.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import { landEvent } from "../journal/land-event.js";
 import { problemText } from "../brief/brief.js";
