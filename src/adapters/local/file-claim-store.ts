@@ -6,7 +6,7 @@ import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readLiv
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { holderLives, thisHolderProcess, type HolderProcess } from "./holder-process.js";
-import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF, readKeyFolder, type KeyFolder } from "./read-key-folder.js";
+import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF, readKeyFolder, type EndedClaim, type KeyFolder } from "./read-key-folder.js";
 
 /**
  * Claims on the local file system, safe across processes sharing one state folder.
@@ -84,8 +84,9 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
     }
     // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
-    // The claim file is the one just linked: not read again.
-    const after = this.read(dir, key, false);
+    // The claim file is the one just linked: not read again; nor is the ended claim the check
+    // before read for the brief's hash, unless a later one ended since.
+    const after = this.read(dir, key, false, before.ended);
     if (after.settled !== undefined || after.historyEpoch >= epoch) {
       this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
       return after.settled !== undefined
@@ -202,8 +203,8 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   /** Reads a key's folder (see `readKeyFolder`); given the key, as the content it stands for now sees it. */
-  private read(dir: string, key?: string, withLive = true): KeyFolder {
-    return readKeyFolder(dir, key === undefined ? undefined : () => this.contentOf(key), withLive);
+  private read(dir: string, key?: string, withLive = true, ended?: EndedClaim): KeyFolder {
+    return readKeyFolder(dir, key === undefined ? undefined : () => this.contentOf(key), withLive, ended);
   }
 
   private fence(dir: string, token: ClaimToken): FencedResult {

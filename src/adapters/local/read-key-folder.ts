@@ -17,14 +17,24 @@ export interface KeyFolder {
   /** The highest epoch of the folder's ended, released and voided files. */
   readonly historyEpoch: number;
   readonly notBefore?: number;
+  /** The latest ended claim, when the content check read it: a later read of the folder need not read it again. */
+  readonly ended?: EndedClaim;
+}
+
+/** An ended claim file (`<epoch>.ended`, `<epoch>.reclaimed-…`) as read: its name and its content. */
+export interface EndedClaim {
+  readonly name: string;
+  readonly file: ClaimFile | undefined;
 }
 
 /**
  * Reads a key's folder (file-claim-store.ts). Given `content` (the hash of what the claimer's key
  * stands for, asked only when needed), an outcome settled for other content than that is read as a
  * clear failure, not as its own. `withLive` false: the live claim is not read (the caller just wrote it).
+ * `known`: the latest ended claim an earlier read of this folder read; while it is still the latest,
+ * it is taken as read (an ended claim file, once in place, is never rewritten).
  */
-export function readKeyFolder(dir: string, content: (() => string | undefined) | undefined, withLive = true): KeyFolder {
+export function readKeyFolder(dir: string, content: (() => string | undefined) | undefined, withLive = true, known?: EndedClaim): KeyFolder {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -44,7 +54,12 @@ export function readKeyFolder(dir: string, content: (() => string | undefined) |
   // Not settled yet, but its latest claim was for other content (a drain whose brief of this id
   // waits out a retry, or runs now): this content is not that item. Taking the next epoch would
   // run it on the other brief's attempts and leave that brief's retry refused as settled.
-  if (settled === undefined && content !== undefined) settled = claimedForOther(names, dir, live, content());
+  let ended: EndedClaim | undefined;
+  if (settled === undefined && content !== undefined) {
+    const hash = content();
+    if (hash !== undefined && live === undefined) ended = latestEnded(names, dir, known);
+    settled = claimedForOther(live ?? ended?.file, dir, hash);
+  }
   const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
   return {
     epoch: Math.max(historyEpoch, live?.epoch ?? 0),
@@ -52,6 +67,7 @@ export function readKeyFolder(dir: string, content: (() => string | undefined) |
     ...(live === undefined ? {} : { live }),
     ...(settled === undefined ? {} : { settled }),
     ...(released === undefined || lastReleased < historyEpoch ? {} : { notBefore: released.notBefore }),
+    ...(ended === undefined ? {} : { ended }),
   };
 }
 
@@ -69,22 +85,24 @@ function asSettledFor(recorded: SettledOutcome & { hash?: string }, hash: string
   };
 }
 
+/** The ended claim of the highest epoch among `names`, read unless it is the one `known` holds. */
+function latestEnded(names: readonly string[], dir: string, known: EndedClaim | undefined): EndedClaim | undefined {
+  let best = -1;
+  let name: string | undefined;
+  for (const n of names) {
+    const m = /^(\d+)\.(ended|reclaimed-.*)$/.exec(n);
+    if (m !== null && Number(m[1]) > best) [best, name] = [Number(m[1]), n];
+  }
+  if (name === undefined) return undefined;
+  return name === known?.name ? known : { name, file: readJson<ClaimFile>(join(dir, name)) };
+}
+
 /**
  * The outcome a claimer of content `hash` reads when the key's latest claim — the live one, else the
  * highest epoch that ended — names other content; undefined when it names the same, or either has none.
  */
-function claimedForOther(names: readonly string[], dir: string, live: Live | undefined, hash: string | undefined): SettledOutcome | undefined {
+function claimedForOther(latest: ClaimFile | undefined, dir: string, hash: string | undefined): SettledOutcome | undefined {
   if (hash === undefined) return undefined;
-  let latest: ClaimFile | undefined = live;
-  if (latest === undefined) {
-    let best = -1;
-    let name: string | undefined;
-    for (const n of names) {
-      const m = /^(\d+)\.(ended|reclaimed-.*)$/.exec(n);
-      if (m !== null && Number(m[1]) > best) [best, name] = [Number(m[1]), n];
-    }
-    if (name !== undefined) latest = readJson<ClaimFile>(join(dir, name));
-  }
   if (latest?.hash === undefined || latest.hash === hash) return undefined;
   return {
     ok: false,
