@@ -1,4 +1,4 @@
-import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF } from "../adapters/local/file-claim-store.js";
+import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF } from "../adapters/local/read-key-folder.js";
 import type { FinalStatus } from "../core/engine/engine-loop.js";
 import type { JournalEvent } from "../core/journal/journal-event.js";
 import { traceLine } from "../core/journal/trace-line.js";

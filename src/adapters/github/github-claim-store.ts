@@ -1,16 +1,17 @@
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
-import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
+import type { ClaimResult, ClaimToken, ClaimView, DenyReason, FencedResult, ReleaseMode } from "../../core/claims/claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimRefsApi } from "./claim-refs-api.js";
 import type { ClaimRecord } from "../../core/claims/claim-record.js";
 import { ClaimRefView } from "./claim-ref-view.js";
-import { previousOf } from "../../core/claims/claim-record.js";
 import { normalizeLogin } from "../../core/separation/identity.js";
 import type { BatchResult, ClaimBatch } from "./claim-batch.js";
-import { fence, grantOver, reclaimed, released, type GrantFacts } from "../../core/claims/record-transitions.js";
+import type { GrantFacts } from "../../core/claims/record-transitions.js";
 import { ClaimFloors } from "./claim-floors.js";
 import { batchStillCurrent, commitClaimBatch } from "./commit-claim-batch.js";
+import { believedRecord, type ForgedHead } from "./believed-record.js";
+import { ClaimBatchPlanner, viewOf } from "./claim-batch-planner.js";
 
 export interface GitHubClaimStoreOptions {
   readonly refs: ClaimRefsApi;
@@ -27,15 +28,8 @@ export interface GitHubClaimStoreOptions {
   readonly signer?: string;
 }
 
-/** A ref whose head GitHub did not sign for the store's signer: the record it claims is not believed. */
-export interface ForgedHead {
-  readonly sha: string;
-  /** Who GitHub signed it for, if anyone. */
-  readonly signedBy: string | undefined;
-}
-
-/** How many commits below a forged head are searched for the newest record Bosun wrote. */
-const TRUSTED_DEPTH = 10;
+// Read by the tick with the listing (`listClaims`).
+export type { ForgedHead };
 
 /**
  * Claims as git refs on GitHub (DESIGN.md, "Claims"). Each item has a ref pointing at a chain of
@@ -63,6 +57,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   readonly floorPrefix: string;
   private readonly floors: ClaimFloors;
   private readonly signer: string | undefined;
+  private readonly plans: ClaimBatchPlanner;
 
   constructor(private readonly options: GitHubClaimStoreOptions) {
     this.prefix = options.prefix ?? "refs/bosun/claims/";
@@ -71,6 +66,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     this.floors = new ClaimFloors(options.refs, this.view, this.prefix, REUSE_LISTING_MS);
     this.floorPrefix = this.floors.floorPrefix;
     this.signer = options.signer === undefined ? undefined : normalizeLogin(options.signer);
+    this.plans = new ClaimBatchPlanner({ current: (ref) => this.current(ref), refOf: (key) => this.refOf(key), floorOf: (ref) => this.floors.floorOf(ref), evidence: options.evidence });
   }
 
   /**
@@ -81,25 +77,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   async current(ref: string): Promise<{ sha: string | undefined; record: ClaimRecord | undefined; forged?: ForgedHead }> {
     const head = await this.view.read(ref);
     if (head === undefined) return { sha: undefined, record: undefined };
-    return { sha: head.sha, ...(await this.believed(ref, head.sha, head.record)) };
+    return { sha: head.sha, ...(await believedRecord(this.view, this.signer, ref, head.sha, head.record)) };
   }
 
-  /** The record believed at a head: its own, or the newest trusted one below a forged head. */
-  private async believed(ref: string, sha: string, record: ClaimRecord | undefined): Promise<{ record: ClaimRecord | undefined; forged?: ForgedHead }> {
-    if (this.signer === undefined) return { record };
-    const signedBy = await this.view.signerAt(sha);
-    if (signedBy === this.signer) return { record };
-    const forged = { sha, signedBy };
-    let at = sha;
-    for (let depth = 0; depth < TRUSTED_DEPTH; depth++) {
-      const commit = this.view.commitOf(at);
-      const previous = previousOf(commit ?? undefined, ref, await this.view.parentsOf(at));
-      if (previous === undefined) return { record: undefined, forged };
-      at = previous;
-      if ((await this.view.signerAt(at)) === this.signer) return { record: await this.view.recordAt(at, ref), forged };
-    }
-    return { record: undefined, forged };
-  }
 
   private readonly bound = new Map<string, string>();
 
@@ -118,7 +98,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
       const batch = this.newBatch(now);
       const planned = await this.planClaim(batch, key, holder, leaseMs);
       if (!planned.planned) {
-        const current = (await this.planned(batch, this.refOf(key))).record;
+        const current = (await this.plans.planned(batch, this.refOf(key))).record;
         // Re-claiming by the same live holder is a no-op that returns its token.
         if (planned.reason === "held" && current?.state === "held" && current.holder === holder && current.leaseUntil > now) return { granted: true, token: token(current) };
         return { granted: false, reason: planned.reason, detail: planned.detail };
@@ -132,13 +112,13 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
   async renew(token: ClaimToken, leaseMs: number, now: number): Promise<{ ok: true; token: ClaimToken } | { ok: false; reason: "stale" | "lost"; detail: string }> {
-    const result = await this.single(now, (batch) => this.planRenew(batch, token, leaseMs));
+    const result = await this.single(now, (batch) => this.plans.planRenew(batch, token, leaseMs));
     if (!result.ok) return result;
     return { ok: true, token: mintClaimToken({ key: token.key, holder: token.holder, epoch: token.epoch, expiresAt: now + leaseMs }) };
   }
 
   release(token: ClaimToken, mode: ReleaseMode, now: number): Promise<FencedResult> {
-    return this.single(now, (batch) => this.planRelease(batch, token, mode));
+    return this.single(now, (batch) => this.plans.planRelease(batch, token, mode));
   }
 
   /**
@@ -147,7 +127,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
    * epoch and lease. A lost race is read back and decided again.
    */
   land(token: ClaimToken, next: (record: ClaimRecord) => ClaimRecord, now: number): Promise<FencedResult> {
-    return this.single(now, (batch) => this.planFenced(batch, token, next));
+    return this.single(now, (batch) => this.plans.planFenced(batch, token, next));
   }
 
   /**
@@ -161,7 +141,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     for (let attempt = 1; ; attempt++) {
       const batch = this.newBatch(now);
       const ref = this.refOf(key);
-      const { from, record } = await this.planned(batch, ref);
+      const { from, record } = await this.plans.planned(batch, ref);
       const wanted = next(record);
       if (typeof wanted === "string") return { ok: false, detail: wanted };
       batch.writes.set(ref, { from, record: wanted, grant: false });
@@ -191,7 +171,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
       const batch = this.newBatch(now);
       const taken: ClaimView[] = [];
       for (const { ref } of claims) {
-        const view = await this.planReclaim(batch, ref);
+        const view = await this.plans.planReclaim(batch, ref);
         if (view !== undefined) taken.push(view);
       }
       const written = await this.commitBatch(batch);
@@ -207,71 +187,9 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     return { now, writes: new Map(), granting: false };
   }
 
-  /** The record a batch will leave on a ref, else its current one. */
-  private async planned(batch: ClaimBatch, ref: string): Promise<{ from: string | undefined; record: ClaimRecord | undefined }> {
-    const write = batch.writes.get(ref);
-    if (write !== undefined) return { from: write.from, record: write.record };
-    const { sha, record } = await this.current(ref);
-    return { from: sha, record };
-  }
-
-  /**
-   * Plans a grant (the same rules as `claim`); the token comes from `commitBatch`. `grant` is
-   * recorded in the claim (the pool it counts against, the snapshot it dispatches). `overSettled`:
-   * the item was proven approved again after it settled (a newer snapshot), so its outcome no
-   * longer stands in the way (the epoch still grows: workers of the settled epochs stay fenced out).
-   */
-  async planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number, grant: GrantFacts = {}, overSettled = false, aboveEpoch = 0): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
-    const ref = this.refOf(key);
-    const { from, record: current } = await this.planned(batch, ref);
-    const record = overSettled && current?.state === "settled" ? { ...current, state: "released" as const } : current;
-    const floor = Math.max(record === undefined ? await this.floors.floorOf(ref) : 0, aboveEpoch);
-    const decided = grantOver(record, key, holder, leaseMs, batch.now, grant, floor);
-    if ("denied" in decided) return { planned: false, reason: decided.denied.reason, detail: decided.denied.detail };
-    // Work already under way for the key (an open pull request or branch linked to it): a grant would duplicate it.
-    const evidence = await this.options.evidence?.(key);
-    if (evidence !== undefined) return { planned: false, reason: "evidence", detail: evidence };
-    // A live claim of this very holder is not granted twice in one tick.
-    if ("mine" in decided) return { planned: false, reason: "held", detail: `already held by ${holder} (epoch ${decided.mine.epoch})` };
-    batch.writes.set(ref, { from, record: decided.next, grant: true });
-    batch.granting = true;
-    return { planned: true };
-  }
-
-  /** Plans a release (landing); fenced by the token's epoch like `release`. */
-  planRelease(batch: ClaimBatch, token: ClaimToken, mode: ReleaseMode): Promise<FencedResult> {
-    return this.planFenced(batch, token, (record) => released(record, mode, batch.now));
-  }
-
-  /**
-   * Plans a lease renewal. `revive`: the lease lapsed while its worker visibly lived and nobody
-   * reclaimed it; the claim is still this epoch's, so the compare-and-swap from the record read
-   * here renews it (a reclaim or a newer grant since would move the ref and refuse the batch).
-   */
-  planRenew(batch: ClaimBatch, token: ClaimToken, leaseMs: number, revive = false): Promise<FencedResult> {
-    return this.planFenced(batch, token, (record) => ({ ...record, leaseUntil: batch.now + leaseMs, at: batch.now }), revive);
-  }
-
-  /** Plans the next record of a claim the token still holds (its epoch, its holder, a live lease unless reviving). */
-  private async planFenced(batch: ClaimBatch, token: ClaimToken, next: (record: ClaimRecord) => ClaimRecord, revive = false): Promise<FencedResult> {
-    const ref = this.refOf(token.key);
-    const { from, record } = await this.planned(batch, ref);
-    const fenced = fence(record, token, revive ? Number.NEGATIVE_INFINITY : batch.now);
-    if (!fenced.ok) return fenced;
-    batch.writes.set(ref, { from, record: next(record as ClaimRecord), grant: false });
-    return { ok: true };
-  }
-
-  /**
-   * Plans the reclaim of an expired claim on a listed ref; the view of what it takes back, or
-   * undefined. `settle`: its attempts are spent, so it ends settled (for a human) instead of going
-   * back to the queue.
-   */
-  async planReclaim(batch: ClaimBatch, ref: string, settle?: SettledOutcome): Promise<ClaimView | undefined> {
-    const { from, record } = await this.planned(batch, ref);
-    if (record?.state !== "held" || record.leaseUntil > batch.now) return undefined;
-    batch.writes.set(ref, { from, record: settle === undefined ? reclaimed(record, batch.now) : released(record, { kind: "settle", outcome: settle }, batch.now), grant: false });
-    return viewOf(record);
+  /** Plans a grant (the same rules as `claim`; see `ClaimBatchPlanner.planClaim`); the token comes from `commitBatch`. */
+  planClaim(batch: ClaimBatch, key: string, holder: string, leaseMs: number, grant: GrantFacts = {}, overSettled = false, aboveEpoch = 0): Promise<{ planned: true } | { planned: false; reason: DenyReason; detail: string }> {
+    return this.plans.planClaim(batch, key, holder, leaseMs, grant, overSettled, aboveEpoch);
   }
 
   /** The highest epoch an item with no claim ref had before its ref was cleaned up (0: never claimed). */
@@ -331,7 +249,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     const refs = await this.view.list(REUSE_LISTING_MS);
     const keys: string[] = [];
     for (const { ref, sha } of refs) {
-      const r = (await this.believed(ref, sha, await this.view.recordAt(sha, ref))).record;
+      const r = (await believedRecord(this.view, this.signer, ref, sha, await this.view.recordAt(sha, ref))).record;
       if (r === undefined) continue;
       if ((r.state === "held" && r.leaseUntil > now) || (r.state === "settled" && r.at >= now - recentMs)) keys.push(r.key);
     }
@@ -350,7 +268,7 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
     for (const { ref, sha } of refs) {
       if (ref === this.generationRef) continue;
       const own = await this.view.recordAt(sha, ref);
-      const { record, forged } = await this.believed(ref, sha, own);
+      const { record, forged } = await believedRecord(this.view, this.signer, ref, sha, own);
       if (record === undefined && forged === undefined) continue;
       if (record !== undefined) this.bound.set(record.key, ref);
       out.push({ ref, sha, record, ...(forged === undefined ? {} : { forged }) });
@@ -366,4 +284,3 @@ const SINGLE_ATTEMPTS = 3;
 const REUSE_LISTING_MS = 5_000;
 
 const token = (r: ClaimRecord): ClaimToken => mintClaimToken({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });
-const viewOf = (r: ClaimRecord): ClaimView => ({ key: r.key, holder: r.holder, epoch: r.epoch, expiresAt: r.leaseUntil });

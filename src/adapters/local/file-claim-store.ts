@@ -2,15 +2,11 @@ import { linkSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, uti
 import { join } from "node:path";
 import type { ClaimStore, KeyState } from "../../core/claims/claim-store.js";
 import type { ClaimResult, ClaimToken, ClaimView, FencedResult, ReleaseMode, SettledOutcome } from "../../core/claims/claim-token.js";
-import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readJson, readLive, view, writeAtomic } from "./claim-files.js";
+import { attempt, checkFence, type ClaimFile, type Live, nonce, quietly, readLive, view, writeAtomic } from "./claim-files.js";
 import { mintClaimToken } from "../../core/claims/mint-claim-token.js";
 import type { ClaimKeyIndex } from "../../core/claims/guarded-claim-store.js";
 import { holderLives, thisHolderProcess, type HolderProcess } from "./holder-process.js";
-
-/** Starts the outcome (and a denial's detail) of a key settled for other content than the claimer's. */
-export const SETTLED_FOR_ANOTHER_BRIEF = "settled for another brief";
-/** Starts the outcome of a key whose latest claim (live, or ended and released for a retry) was for other content. */
-export const CLAIMED_FOR_ANOTHER_BRIEF = "claimed for another brief";
+import { CLAIMED_FOR_ANOTHER_BRIEF, SETTLED_FOR_ANOTHER_BRIEF, readKeyFolder, type EndedClaim, type KeyFolder } from "./read-key-folder.js";
 
 /**
  * Claims on the local file system, safe across processes sharing one state folder.
@@ -88,8 +84,9 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
       return { granted: false, reason: "held", detail: `held by ${live?.holder ?? "another holder"} (lost the race)` };
     }
     // Check after taking the lock: a settle or a newer epoch that slipped in means this grant is void.
-    // The claim file is the one just linked: not read again.
-    const after = this.read(dir, key, false);
+    // The claim file is the one just linked: not read again; nor is the ended claim the check
+    // before read for the brief's hash, unless a later one ended since.
+    const after = this.read(dir, key, false, before.ended);
     if (after.settled !== undefined || after.historyEpoch >= epoch) {
       this.moveIfMine(dir, epoch, holder, `${epoch}.void-${nonce()}`);
       return after.settled !== undefined
@@ -205,39 +202,9 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     return join(this.root, encodeURIComponent(key));
   }
 
-  /**
-   * Reads a key's folder: live claim, settled outcome, highest epoch, retry time. Given the key, an
-   * outcome settled for other content than the key's now is read as a clear failure, not as its own.
-   */
-  private read(dir: string, key?: string, withLive = true): { live?: Live; settled?: SettledOutcome; epoch: number; historyEpoch: number; notBefore?: number } {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return { epoch: 0, historyEpoch: 0 };
-    }
-    let historyEpoch = 0;
-    let lastReleased = -1;
-    for (const name of names) {
-      const n = Number(/^(\d+)\./.exec(name)?.[1] ?? NaN);
-      if (Number.isFinite(n)) historyEpoch = Math.max(historyEpoch, n);
-      if (/^\d+\.released$/.test(name)) lastReleased = Math.max(lastReleased, n);
-    }
-    const live = withLive && names.includes("claim") ? readLive(join(dir, "claim")) : undefined;
-    const recorded = names.includes("settled") ? readJson<SettledOutcome & { hash?: string }>(join(dir, "settled")) : undefined;
-    let settled = recorded === undefined || key === undefined ? recorded : asSettledFor(recorded, this.contentOf(key), dir);
-    // Not settled yet, but its latest claim was for other content (a drain whose brief of this id
-    // waits out a retry, or runs now): this content is not that item. Taking the next epoch would
-    // run it on the other brief's attempts and leave that brief's retry refused as settled.
-    if (settled === undefined && key !== undefined) settled = claimedForOther(names, dir, live, this.contentOf(key));
-    const released = lastReleased >= 0 ? readJson<{ notBefore: number }>(join(dir, `${lastReleased}.released`)) : undefined;
-    return {
-      epoch: Math.max(historyEpoch, live?.epoch ?? 0),
-      historyEpoch,
-      ...(live === undefined ? {} : { live }),
-      ...(settled === undefined ? {} : { settled }),
-      ...(released === undefined || lastReleased < historyEpoch ? {} : { notBefore: released.notBefore }),
-    };
+  /** Reads a key's folder (see `readKeyFolder`); given the key, as the content it stands for now sees it. */
+  private read(dir: string, key?: string, withLive = true, ended?: EndedClaim): KeyFolder {
+    return readKeyFolder(dir, key === undefined ? undefined : () => this.contentOf(key), withLive, ended);
   }
 
   private fence(dir: string, token: ClaimToken): FencedResult {
@@ -281,44 +248,6 @@ export class FileClaimStore implements ClaimStore, ClaimKeyIndex {
     quietly(() => unlinkSync(target));
     return false;
   }
-}
-
-/**
- * A settled record as the content `hash` sees it: its own outcome when written for that content (or
- * when either side has no hash: records older than hashes, a claimer that knows none), else a
- * failure for a human that says what happened and how to go on.
- */
-function asSettledFor(recorded: SettledOutcome & { hash?: string }, hash: string | undefined, dir: string): SettledOutcome {
-  if (recorded.hash === undefined || hash === undefined || recorded.hash === hash) return recorded;
-  return {
-    ok: false,
-    disposition: "human",
-    summary: `${SETTLED_FOR_ANOTHER_BRIEF}: another brief with this claim key settled in ${dir} (${recorded.hash.slice(0, 19)}…, ${recorded.ok ? "ok" : "not ok"}), not this one (${hash.slice(0, 19)}…): not run; give it another id or claim_key, or remove that folder to run it`,
-  };
-}
-
-/**
- * The outcome a claimer of content `hash` reads when the key's latest claim — the live one, else the
- * highest epoch that ended — names other content; undefined when it names the same, or either has none.
- */
-function claimedForOther(names: readonly string[], dir: string, live: Live | undefined, hash: string | undefined): SettledOutcome | undefined {
-  if (hash === undefined) return undefined;
-  let latest: ClaimFile | undefined = live;
-  if (latest === undefined) {
-    let best = -1;
-    let name: string | undefined;
-    for (const n of names) {
-      const m = /^(\d+)\.(ended|reclaimed-.*)$/.exec(n);
-      if (m !== null && Number(m[1]) > best) [best, name] = [Number(m[1]), n];
-    }
-    if (name !== undefined) latest = readJson<ClaimFile>(join(dir, name));
-  }
-  if (latest?.hash === undefined || latest.hash === hash) return undefined;
-  return {
-    ok: false,
-    disposition: "human",
-    summary: `${CLAIMED_FOR_ANOTHER_BRIEF}: another brief with this claim key was claimed in ${dir} (epoch ${latest.epoch}, ${latest.hash.slice(0, 19)}…), not this one (${hash.slice(0, 19)}…): not run; give it another id or claim_key, or let that one finish`,
-  };
 }
 
 /** How a denial names a settled key: `settled: <outcome>`, or the whole story when it was another brief. */

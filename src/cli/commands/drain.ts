@@ -1,18 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { Brief } from "../../core/brief/brief.js";
 import { formatProblems } from "../../core/brief/brief.js";
-import { parseDuration } from "../../core/brief/duration.js";
-import { parseDurationMs } from "../../core/brief/duration.js";
 import type { ClaimStore } from "../../core/claims/claim-store.js";
 import { GuardedClaimStore } from "../../core/claims/guarded-claim-store.js";
 import { Engine } from "../../core/engine/engine.js";
 import { ENGINE_DEFAULTS, exponentialBackoff } from "../../core/engine/engine-options.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import { teeJournal } from "../../core/journal/tee-journal.js";
-import { POLICY_NAMES, policyByName } from "../../core/queue/queue-policy.js";
+import { POLICY_NAMES } from "../../core/queue/queue-policy.js";
 import { redactSecrets } from "../../core/redact/redact-secrets.js";
 import { done } from "../../core/stop/stop.js";
 import { BriefFolderLoop } from "../../adapters/local/brief-folder-loop.js";
@@ -23,7 +20,6 @@ import { FileJournal } from "../../adapters/local/file-journal.js";
 import { processDispatcher } from "../../adapters/local/process-dispatcher.js";
 import { agentDispatcher } from "../../adapters/agents/agent-dispatcher.js";
 import { AGENT_NAMES } from "../../core/agents/agent-preset.js";
-import { PRESETS, agentByName } from "../../core/agents/presets.js";
 import { secretValues } from "../../adapters/local/secret-values.js";
 import { systemClock } from "../../adapters/local/system-clock.js";
 import { MemoryClaimStore } from "../../adapters/memory/memory-claim-store.js";
@@ -32,7 +28,8 @@ import { TurnWriter } from "../turn-writer.js";
 import type { CliCommand, CliIo } from "../cli-io.js";
 import type { EarlierLand } from "../drain-report.js";
 import { DrainTally, drainLine, earlierLands, prefixedOutput } from "../drain-report.js";
-import { argsErrorMessage, usageError as commandUsageError } from "../usage-error.js";
+import { usageError as commandUsageError } from "../usage-error.js";
+import { parseDrainArgs } from "../parse-drain-args.js";
 import type { BudgetCap } from "../../core/budget/budget-cap.js";
 import { toMicros } from "../../core/budget/budget-cap.js";
 import type { EngineBudget } from "../../core/engine/engine-options.js";
@@ -82,59 +79,9 @@ Exit: 0 every brief landed ok · 1 any brief is invalid, failed, was refused or 
       over or with a higher cap) · 130 interrupted`;
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        briefs: { type: "string", default: "briefs" },
-        pool: { type: "string" },
-        run: { type: "string" },
-        agent: { type: "string" },
-        "dry-run": { type: "boolean", default: false },
-        policy: { type: "string", default: "hybrid" },
-        state: { type: "string", default: ".bosun" },
-        lease: { type: "string", default: "5m" },
-        attempts: { type: "string" },
-        backoff: { type: "string", default: "1s" },
-        "budget-usd": { type: "string" },
-        "item-usd": { type: "string" },
-        holder: { type: "string" },
-        quiet: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, argsErrorMessage(err));
-  }
-  const pool = values.pool === undefined ? ENGINE_DEFAULTS.pool : Number(values.pool);
-  if (!Number.isInteger(pool) || pool < 1) return usageError(io, `--pool must be a whole number above 0, got '${values.pool}'`);
-  const attempts = values.attempts === undefined ? ENGINE_DEFAULTS.maxAttempts : Number(values.attempts);
-  if (!Number.isInteger(attempts) || attempts < 1) return usageError(io, `--attempts must be a whole number above 0, got '${values.attempts}'`);
-  const policy = policyByName(values.policy);
-  if (policy === undefined) return usageError(io, `--policy must be one of ${POLICY_NAMES.join(", ")}, got '${values.policy}'`);
-  const lease = parseDuration(values.lease);
-  if (lease === undefined || lease < 1) return usageError(io, `--lease must be a duration such as 90s, 5m, got '${values.lease}'`);
-  // The one duration parser, in milliseconds (`100ms` is a backoff too).
-  const backoffMs = parseDurationMs(values.backoff);
-  if (backoffMs === undefined) return usageError(io, `--backoff must be a duration such as 100ms, 1s, 30s, got '${values.backoff}'`);
-  const dryRun = values["dry-run"];
-  const budgetUsd = dollars(values["budget-usd"]);
-  if (budgetUsd === null) return usageError(io, `--budget-usd must be a number of US dollars from 0, such as 25, got '${values["budget-usd"] ?? ""}'`);
-  const itemUsd = dollars(values["item-usd"]);
-  if (itemUsd === null || itemUsd === 0) return usageError(io, `--item-usd must be a number of US dollars above 0, such as 2.50, got '${values["item-usd"] ?? ""}'`);
-  // --agent NAME: a preset; `--agent command` is --run CMD by another name.
-  const agent = values.agent === undefined ? undefined : agentByName(values.agent);
-  if (values.agent !== undefined && agent === undefined) return usageError(io, `--agent must be one of ${AGENT_NAMES.join(", ")}, got '${values.agent}'`);
-  const preset = agent === undefined || agent === "command" ? undefined : PRESETS[agent];
-  if (preset !== undefined && (values.run !== undefined || dryRun)) return usageError(io, `--agent ${agent ?? ""} runs the agent itself: give it without --run or --dry-run`);
-  if (agent === "command" && values.run === undefined) return usageError(io, "--agent command needs --run CMD (the command to run)");
-  if (preset === undefined && dryRun === (values.run !== undefined)) return usageError(io, dryRun ? "give --run CMD or --dry-run, not both" : "give --run CMD (a worker command), --agent NAME or --dry-run");
-  const briefsDir = resolve(io.cwd, values.briefs);
-  if (!(await isDirectory(briefsDir))) return usageError(io, `--briefs: no folder at ${values.briefs}`);
-  const stateDir = resolve(io.cwd, values.state);
+  const parsed = await parseDrainArgs(args, io.cwd);
+  if (!parsed.ok) return usageError(io, parsed.message);
+  const { pool, attempts, policy, lease, backoffMs, dryRun, budgetUsd, itemUsd, agent, preset, briefsDir, stateDir } = parsed.args;
 
   const secrets = secretValues(io.env);
   // Lines for stdout go out once a turn (turn-writer.ts); a line for stderr writes them first.
@@ -143,7 +90,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     stdout.flush();
     io.stderr.write(text);
   };
-  const holder = values.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
+  const holder = parsed.args.holder ?? `drain-${process.pid}-${randomBytes(2).toString("hex")}`;
   // A fault (briefs folder gone, state folder full or deleted) stops the engine, which releases
   // every claim; the drain then exits 1 naming it. The engine is only built below, hence the holder.
   const stopper: { engine?: Engine<Brief> } = {};
@@ -173,7 +120,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     });
   }
   const tally = new DrainTally();
-  const asJson = values.json;
+  const asJson = parsed.args.json;
   // With --json, stdout is JSON lines only (each event as the journal writes it, then the summary):
   // worker output goes to stderr.
   const output = prefixedOutput((text) => (asJson ? stderr(text) : stdout.write(text)));
@@ -197,7 +144,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     ? async () => ({ stop: done("dry run: nothing was run") })
     : preset !== undefined
       ? agentDispatcher({ preset, stateDir, cwd: io.cwd, env: io.env, secrets })
-      : processDispatcher({ command: values.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, onFault, ...(values.quiet ? {} : { onOutput: output.chunk }) });
+      : processDispatcher({ command: parsed.args.run as string, stateDir, cwd: io.cwd, env: io.env, secrets, onFault, ...(parsed.args.quiet ? {} : { onOutput: output.chunk }) });
   const loop = new BriefFolderLoop({
     briefsDir,
     dispatcher,
@@ -274,27 +221,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 /** The drain's exit when what remains is held by budget (EX_TEMPFAIL: try again later). */
 export const EXIT_HELD_BY_BUDGET = 75;
 
-/** A dollar amount from a flag: undefined when absent, null when not a finite number from 0. */
-function dollars(text: string | undefined): number | undefined | null {
-  if (text === undefined) return undefined;
-  const trimmed = text.trim().replace(/^\$/, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(trimmed)) return null;
-  const n = Number(trimmed);
-  return Number.isFinite(n) && n <= 1_000_000 ? n : null;
-}
-
 const usageError = (io: CliIo, message: string): number => commandUsageError(io, "drain", message);
 
 /** The longest the drain holds journal events before it appends them in one write. */
 export const JOURNAL_BATCH_MS = 50;
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 const indent = (text: string): string =>
   text

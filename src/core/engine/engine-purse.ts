@@ -3,7 +3,7 @@ import { ClassCosts } from "../budget/class-costs.js";
 import { formatUsd, fromMicros, toMicros } from "../budget/budget-cap.js";
 import type { UnstampedEvent } from "../journal/journal-emitter.js";
 import type { Clock } from "./clock.js";
-import type { StepBudget } from "./decide-step.js";
+import type { StepBudget } from "./step-state.js";
 import type { EngineBudget } from "./engine-options.js";
 import type { RunResult } from "./engine-loop.js";
 

@@ -1,5 +1,5 @@
 import type { ClaimToken } from "../claims/claim-token.js";
-import type { HeldClaim } from "./decide-step.js";
+import type { HeldClaim } from "./step-state.js";
 import type { RunResult } from "./engine-loop.js";
 import type { LazyAbort } from "./lazy-abort.js";
 import type { WorkItem } from "./work-item.js";

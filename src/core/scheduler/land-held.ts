@@ -1,7 +1,7 @@
 import { settleIn } from "../budget/claim-spend.js";
 import type { ClaimRecord, RecordedLanding } from "../claims/claim-record.js";
 import { inReview, released, settled } from "../claims/record-transitions.js";
-import type { LandingDecision } from "../engine/decide-step.js";
+import type { LandingDecision } from "../engine/decision.js";
 import type { RunCost } from "../journal/run-cost.js";
 import { describeStop } from "../stop/stop.js";
 import { markStatus } from "./status-comment.js";

@@ -1,7 +1,8 @@
 import type { ClaimRecord, RecordedLanding } from "../claims/claim-record.js";
-import { approved, grantOver, invalid, merged, reclaimed, released, requeued, settled, withdrawn } from "../claims/record-transitions.js";
-import { decideStep, type Decision, type HeldClaim, type LandingDecision, type ReviewingItem, type WorkerState } from "../engine/decide-step.js";
-import type { UnstampedEvent } from "../journal/journal-emitter.js";
+import { grantOver, merged, reclaimed, released, requeued, settled } from "../claims/record-transitions.js";
+import { decideStep } from "../engine/decide-step.js";
+import type { Decision, LandingDecision } from "../engine/decision.js";
+import type { HeldClaim, ReviewingItem } from "../engine/step-state.js";
 import { landEvent } from "../journal/land-event.js";
 import { problemText } from "../brief/brief.js";
 import type { BudgetHold } from "../budget/cap-room.js";
@@ -13,13 +14,14 @@ import { landHeld } from "./land-held.js";
 import { budgetReasons, tickMoney } from "./tick-money.js";
 import { mirrorLabels } from "./mirror-labels.js";
 import { approvalStands } from "./approval-stands.js";
-import { markStatus, statusCalledFor } from "./status-comment.js";
 import { queueOfTick, type QueuedCandidate } from "./queue-of-tick.js";
 import { stepOptionsOf } from "./step-options-of.js";
 import type { ItemFacts, TickFacts } from "./tick-facts.js";
-import type { PlannedEffect, PlannedWrite, TickPlan, TickView } from "./tick-plan.js";
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] };
+import type { TickPlan } from "./tick-plan.js";
+import { startDraft } from "./tick-draft.js";
+import { recordApprovals } from "./record-approvals.js";
+import { heldClaimOf } from "./held-claim-of.js";
+import { orderEffects } from "./order-effects.js";
 
 /** How long another writer's new record is left for that writer to mirror in its labels. */
 const OTHERS_MIRROR_MS = 60_000;
@@ -40,74 +42,12 @@ export function planTick(facts: TickFacts): TickPlan {
   const L = config.labels;
   const rules = stepOptionsOf(config);
   const byN = new Map(facts.items.map((i) => [i.n, i]));
-  const current = new Map<number, ClaimRecord | undefined>(facts.items.map((i) => [i.n, i.record]));
-  const writes = new Map<number, PlannedWrite>();
-  const effects: PlannedEffect[] = [];
-  const journal: UnstampedEvent[] = [];
-  const clearHold = new Set<number>();
-  const view: Mutable<Omit<TickView, "idle">> = { queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] };
-  const title = (item: Pick<ItemFacts, "n" | "issue">): string => item.issue?.title ?? `#${item.n}`;
-  /** `say`: the record calls for a status comment for a reason its state does not carry (a changed brief). */
-  const write = (item: ItemFacts, record: ClaimRecord, grant = false, say = false): void => {
-    const next = markStatus(current.get(item.n), record, item.floor, say || statusCalledFor(record));
-    current.set(item.n, next);
-    writes.set(item.n, { n: item.n, ref: item.ref, from: item.sha, next, grant: grant || writes.get(item.n)?.grant === true });
-  };
+  const draft = startDraft(facts);
+  const { current, writes, effects, journal, view, title, write } = draft;
   const recorded = (landing: LandingDecision): RecordedLanding => ({ stop: landing.stop, disposition: landing.disposition, summary: landing.summary, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), by: holder });
 
-  // 1. Approvals: recorded once each (the batch's compare-and-swap makes "once" hold across
-  //    replicas and redeliveries), withdrawn when the label or the issue goes.
-  for (const item of facts.items) {
-    const r = current.get(item.n);
-    if (item.forged !== undefined) view.notes.push({ n: item.n, title: title(item), note: `its claim ref points at a commit not written by Bosun (${item.forged.signedBy === undefined ? "unsigned" : `signed for ${item.forged.signedBy}`}); it is ignored and will be written over` });
-    const issue = item.issue;
-    if (issue === undefined && r === undefined) continue;
-    const labelled = issue?.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase()) === true;
-    const approval = item.approval;
-    const standing = issue?.open === true && labelled && approval?.kind !== "withdrawn" && approval?.kind !== "none";
-    if (!standing) {
-      if (r !== undefined && (r.state === "approved" || r.state === "released" || r.state === "invalid")) {
-        const next = withdrawn(r, holder, now);
-        write(item, next);
-        effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: false });
-        view.landed.push({ n: item.n, title: title(item), disposition: "refuse", summary: issue?.open === true ? "the approval was withdrawn" : "the issue was closed" });
-      }
-      continue;
-    }
-    if (approval === undefined || issue === undefined) continue;
-    if (approval.kind === "refused") {
-      if (r?.approval?.id !== approval.approval.id) view.notes.push({ n: item.n, title: title(item), note: `the approval by ${approval.approval.by} does not count: ${approval.why}` });
-      continue;
-    }
-    if (approval.kind !== "approved" || r?.approval?.id === approval.approval.id) continue;
-    if (r !== undefined && (r.state === "held" || r.state === "review" || r.state === "merged")) {
-      view.notes.push({ n: item.n, title: title(item), note: `approved again by ${approval.approval.by} while its work is under way: the new approval is taken in when that work ends` });
-      continue;
-    }
-    const editedAt = approval.bodyEditedAt;
-    if (editedAt === undefined) {
-      view.notes.push({ n: item.n, title: title(item), note: `the approval by ${approval.approval.by} is not taken in yet: when the issue was last edited could not be read with its text (the next tick asks again)` });
-      continue;
-    }
-    clearHold.add(item.n);
-    // GitHub's times are whole seconds: an edit in the approval's own second may have followed it.
-    if (editedAt !== null && editedAt >= approval.approval.at) {
-      // The text in the issue now is not the one approved (a late or reordered webhook, a slow
-      // sweep): record the approval without a brief, so nothing is frozen and nothing runs, and
-      // say on the issue that it needs approving again.
-      const next = approved(r, r?.key ?? `task:${item.n}`, holder, now, approval.approval, undefined, item.floor);
-      write(item, next);
-      effects.push({ kind: "status", n: item.n, record: next, extras: {}, create: true, first: r === undefined });
-    } else if (issue.brief.ok) {
-      const next = approved(r, issue.brief.brief.claim_key, holder, now, approval.approval, { hash: issue.brief.hash, id: issue.brief.brief.id }, item.floor);
-      write(item, next);
-      effects.push({ kind: "snapshot", n: item.n, brief: issue.brief.brief, approval: approval.approval, first: r === undefined }, { kind: "status", n: item.n, record: next, extras: {}, create: true, first: r === undefined });
-    } else {
-      const next = invalid(r, r?.key ?? `task:${item.n}`, holder, now, approval.approval, item.floor);
-      write(item, next);
-      effects.push({ kind: "problems", n: item.n, problems: issue.brief.problems, approval: approval.approval });
-    }
-  }
+  // 1. Approvals recorded, or withdrawn.
+  const clearHold = recordApprovals(facts, draft);
 
   // 2. The one step over the whole state: held claims, reviews, and the queue.
   const held: HeldClaim[] = [];
@@ -306,31 +246,7 @@ export function planTick(facts: TickFacts): TickPlan {
     else if (r.state === "settled" && r.outcome?.ok !== true && issue.open) view.needsHuman.push({ n: item.n, title: title(item), reason: r.outcome?.summary ?? "" });
     else if (r.state === "invalid" && issue.open) view.invalid.push({ n: item.n, title: title(item), problems: issue.brief.ok ? ["valid now: approve it again to queue it"] : issue.brief.problems.map(problemText) });
   }
-  // Status comments follow every record this tick moved (one render per item, the last state) —
-  // where the item has one, or this record calls for one (`statusCalledFor`): then the writer whose
-  // batch won posts it if it is not there. An item on the happy path has none and gets no effect.
-  // A record written before Bosun kept that fact (`statusComment` unknown) is followed as it was:
-  // its comment, posted at its approval, is edited, and created only by an approval's or a grant's winner.
-  const lastStatus = new Map<number, number>();
-  const creates = new Set<number>();
-  const firsts = new Set<number>();
-  effects.forEach((e, i) => {
-    if (e.kind !== "status") return;
-    lastStatus.set(e.n, i);
-    if (e.create) creates.add(e.n);
-    if (e.first === true) firsts.add(e.n);
-  });
-  const firstSnapshot = new Map<number, number>();
-  effects.forEach((e, i) => {
-    if (e.kind === "snapshot" && !firstSnapshot.has(e.n)) firstSnapshot.set(e.n, i);
-  });
-  const statusOf = (e: Extract<PlannedEffect, { kind: "status" }>): PlannedEffect | undefined => {
-    const record = current.get(e.n) ?? e.record;
-    if (record.statusComment === false) return undefined;
-    const create = record.statusComment === true ? writes.has(e.n) : creates.has(e.n);
-    return withExtras({ ...e, record, create, first: firsts.has(e.n) }, byN.get(e.n), queue.waitingReason(e.n));
-  };
-  const ordered = effects.filter((e, i) => (e.kind !== "status" || lastStatus.get(e.n) === i) && (e.kind !== "snapshot" || firstSnapshot.get(e.n) === i)).flatMap((e) => (e.kind === "status" ? (statusOf(e) ?? []) : [e]));
+  const ordered = orderEffects(draft, byN, queue.waitingReason);
   // Idle is the step's verdict over the whole state, and nothing left held or in review after this
   // plan (a worker's end that this plan turned into a review is still work in flight).
   const inFlight = [...current.values()].some((r) => r?.state === "held" || r?.state === "review" || r?.state === "merged");
@@ -344,22 +260,4 @@ export function planTick(facts: TickFacts): TickPlan {
   const shownQueue = view.queue.map((q) => ({ pool: q.pool, items: q.items.filter((i) => stillQueued(i.n)).map((i) => ({ ...i, reason: byBudget.get(i.n) ?? i.reason })) }));
   const moneyView = { ...(money.view === undefined ? {} : { budget: money.view }), ...(paused === undefined ? {} : { paused: holdSummary(paused) }) };
   return { writes: [...writes.values()], effects: [...ordered, ...journal.map((event) => ({ kind: "journal" as const, event }))], labels, screen, view: { ...view, queue: shownQueue, idle, ...moneyView } };
-}
-
-/** A status effect with what the tick read about the item's pull request, gate and wait. */
-function withExtras(e: Extract<PlannedEffect, { kind: "status" }>, item: ItemFacts | undefined, waiting: string | undefined): PlannedEffect {
-  const pull = item?.pull;
-  return { ...e, extras: { ...e.extras, ...(pull === undefined ? {} : { pull: { number: pull.number, state: pull.state } }), ...(e.extras.gate === undefined && item?.gate !== undefined ? { gate: item.gate } : {}), ...(waiting === undefined ? {} : { waiting }), ...(item?.worker?.kind === "ended" && item.worker.url !== undefined ? { run: item.worker.url } : {}) } };
-}
-
-/** A held record as the step sees it; an item whose approval or issue went while it ran ends refused once its worker stops. */
-function heldClaimOf(item: ItemFacts, r: ClaimRecord, defaultLeaseMs: number, readyLabel: string): HeldClaim {
-  const span = r.leaseUntil - r.at;
-  let worker: WorkerState = item.worker ?? { kind: "unseen" };
-  const issue = item.issue;
-  const gone = issue === undefined || !issue.open || !issue.labels.some((l) => l.toLowerCase() === readyLabel.toLowerCase()) || item.approval?.kind === "withdrawn";
-  if (worker.kind !== "live" && gone) {
-    worker = item.pull?.state === "merged" ? { kind: "ended", stop: { kind: "done", reason: `pull request #${item.pull.number} merged` } } : { kind: "ended", stop: { kind: "failed", failure: "refuse", reason: issue === undefined ? "the issue is gone" : !issue.open ? "the issue was closed while in flight" : "the approval was withdrawn while in flight" } };
-  }
-  return { id: String(item.n), epoch: r.epoch, holder: r.holder, leaseUntil: r.leaseUntil, leaseMs: span > 0 ? span : defaultLeaseMs, pool: r.pool ?? "default", worker, ...(r.dispatchBy === undefined ? {} : { dispatchBy: r.dispatchBy }) };
 }

@@ -1,5 +1,5 @@
 import type { ClaimRecord } from "../claims/claim-record.js";
-import type { GateFact } from "../engine/decide-step.js";
+import type { GateFact } from "../engine/step-state.js";
 import { describeStop } from "../stop/stop.js";
 
 /** The first line of Bosun's one status comment on an item: the snapshot stays frozen, this one moves. */

@@ -1,5 +1,5 @@
 import type { BosunConfig } from "../config/bosun-config.js";
-import type { StepOptions } from "../engine/decide-step.js";
+import type { StepOptions } from "../engine/step-state.js";
 import { ENGINE_DEFAULTS } from "../engine/engine-options.js";
 
 /** The one step's rules as a repository's configuration sets them: its attempts and pools, the engine's one backoff. */

@@ -2,7 +2,7 @@ import type { Brief, BriefProblem } from "../brief/brief.js";
 import type { Approval, ClaimRecord } from "../claims/claim-record.js";
 import type { DenyReason } from "../claims/claim-token.js";
 import type { BosunConfig } from "../config/bosun-config.js";
-import type { GateFact, WorkerState } from "../engine/decide-step.js";
+import type { GateFact, WorkerState } from "../engine/step-state.js";
 
 /**
  * Everything a tick decides from, read once by the gather stage (docs/scheduling.md, "The tick"):

@@ -6,7 +6,7 @@ import { ClassCosts } from "../budget/class-costs.js";
 import { countedMicros, isReserved, outcomeOf } from "../budget/claim-spend.js";
 import type { ClaimRecord } from "../claims/claim-record.js";
 import type { BosunConfig } from "../config/bosun-config.js";
-import type { StepBudget } from "../engine/decide-step.js";
+import type { StepBudget } from "../engine/step-state.js";
 import { holdSummary } from "../engine/engine-purse.js";
 
 /** A tick's money: the facts the one step decides by, and what the dashboard shows of them. */

@@ -1,6 +1,8 @@
 /** The one decision step with money facts, as a table: what it claims, holds, refuses, and when it is paused. */
 import { describe, expect, test } from "vitest";
-import { decideStep, type Decision, type StepBudget, type StepOptions } from "../../../src/core/engine/decide-step.js";
+import { decideStep } from "../../../src/core/engine/decide-step.js";
+import type { Decision } from "../../../src/core/engine/decision.js";
+import type { StepBudget, StepOptions } from "../../../src/core/engine/step-state.js";
 import { exponentialBackoff } from "../../../src/core/engine/engine-options.js";
 import type { BudgetCap } from "../../../src/core/budget/budget-cap.js";
 

@@ -1,7 +1,10 @@
 /** The one decision step, as a table: state in, decisions out (the rules both faces share). */
 import fc from "fast-check";
 import { describe, expect, it, test } from "vitest";
-import { decideGrant, decideStep, type Decision, type HeldClaim, type ReadyItem, type StepOptions } from "../../../src/core/engine/decide-step.js";
+import { decideGrant } from "../../../src/core/engine/decide-held.js";
+import { decideStep } from "../../../src/core/engine/decide-step.js";
+import type { Decision } from "../../../src/core/engine/decision.js";
+import type { HeldClaim, ReadyItem, StepOptions } from "../../../src/core/engine/step-state.js";
 import { exponentialBackoff } from "../../../src/core/engine/engine-options.js";
 
 const NOW = 1_000_000;

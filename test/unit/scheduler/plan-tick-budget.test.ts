@@ -11,7 +11,7 @@ import { giveBackIn, outcomeOf, reserveIn, settleIn, SPEND_KEPT_MS } from "../..
 import { parseClaimCommit, renderBatchMessage, type ClaimRecord, type SpendMark } from "../../../src/core/claims/claim-record.js";
 import { approved, grantOver } from "../../../src/core/claims/record-transitions.js";
 import { bosunConfigSchema, type BosunConfig } from "../../../src/core/config/bosun-config.js";
-import { landingFor } from "../../../src/core/engine/decide-step.js";
+import { landingFor } from "../../../src/core/engine/landing-for.js";
 import { stepOptionsOf } from "../../../src/core/scheduler/step-options-of.js";
 import { landHeld } from "../../../src/core/scheduler/land-held.js";
 import { planTick } from "../../../src/core/scheduler/plan-tick.js";
