@@ -78,7 +78,9 @@ const start = Date.now();
 const now = (): number => start + Math.round((performance.now() - t0) * speed);
 const clock: Clock = { now, sleep: (ms, signal) => systemClock.sleep(ms / speed, signal) };
 
-const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}}}\nlease: 30m\n`;
+// The shipped work workflow takes its items in batches (docs/workflows/bosun-work.yml); ECONOMY_BATCH=0: one run per item.
+const batch = process.env["ECONOMY_BATCH"] !== "0";
+const configYaml = `pools:\n  default: {size: ${poolSize}, dispatch: {kind: workflow, workflow: ${WORKFLOW}${batch ? ", batch: true" : ""}}}\nlease: 30m\n`;
 const parsed = parseConfig(configYaml);
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 const config = parsed.config;
@@ -88,7 +90,7 @@ fake.addInstallation({ id: 501, appId: 42, appSlug: "bosun", repos: [REPO] });
 fake.addToken("t-maintainer", "mona", { permissions: { [REPO]: "maintain" } });
 // The work workflow's land job and the gate workflow act with the App's installation token.
 fake.state.tokens.set(LAND_TOKEN, { kind: "bot", login: BOT, installationId: 501 });
-fake.addWorkflow(REPO, { path: `.github/workflows/${WORKFLOW}`, name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+fake.addWorkflow(REPO, { path: `.github/workflows/${WORKFLOW}`, name: "bosun work", runName: batch ? "bosun ${{ inputs.title }}" : "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
 const manifest = parseYaml(readFileSync(fileURLToPath(new URL("../app.yml", import.meta.url)), "utf8")) as { default_events: string[] };
 
 const proxy = createCountingProxy(fake.url, now);
