@@ -1,9 +1,7 @@
 import type { Octokit } from "@octokit/rest";
-import { statusOf } from "../status-of.js";
-import { normalizeLogin } from "../../../core/separation/identity.js";
 import { runTitle } from "../../../core/scheduler/stop-from-run.js";
 import { dispatchFailure } from "./dispatch-outcome-unknown.js";
-import { findDispatchedRun } from "./find-dispatched-run.js";
+import { dispatchWorkflowRun } from "./dispatch-workflow-run.js";
 import type { TickWrites } from "./tick-github.js";
 
 /** Copilot's coding agent as an assignee: `Copilot` (as the web shows it) or its login `copilot-swe-agent`. */
@@ -37,37 +35,8 @@ export function octokitDispatch(octokit: Octokit, options: OctokitDispatchOption
 
   return async function dispatch(issue, dispatch, inputs) {
     switch (dispatch.kind) {
-      case "workflow": {
-        const sentAt = options.now();
-        let answer;
-        try {
-          answer = await octokit.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
-            owner,
-            repo,
-            workflow_id: dispatch.workflow,
-            ref: dispatch.ref ?? options.defaultBranch,
-            inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash },
-            return_run_details: true,
-          });
-        } catch (err) {
-          // A 5xx (or a dropped connection) may come after GitHub started the run: dispatching
-          // again would put a second worker on the item. Its run name names this item and
-          // epoch exactly, so look for it before calling the dispatch failed.
-          // Not found yet is no answer either (runs reach listings seconds later): the claim is
-          // then kept, and the tick matches the run by its name when it shows.
-          const code = statusOf(err);
-          if (code !== undefined && code < 500) throw err;
-          const started = await findDispatchedRun(octokit, { owner, repo, bot: normalizeLogin(options.botLogin), since: sentAt }, dispatch.workflow, runTitle(inputs.item, inputs.epoch));
-          if (started === undefined) dispatchFailure(issue, err);
-          runIds.set(`${inputs.item}:${inputs.epoch}`, started.id);
-          return { runId: started.id, url: started.url };
-        }
-        const { data, status: code } = answer;
-        const details = code === 200 ? (data as unknown as { workflow_run_id?: number; html_url?: string }) : {};
-        // Kept so this process lands the run by its id; other replicas match it by its run name.
-        if (details.workflow_run_id !== undefined) runIds.set(`${inputs.item}:${inputs.epoch}`, details.workflow_run_id);
-        return { ...(details.workflow_run_id === undefined ? {} : { runId: details.workflow_run_id }), ...(details.html_url === undefined ? {} : { url: details.html_url }) };
-      }
+      case "workflow":
+        return dispatchWorkflowRun(octokit, options, dispatch, { inputs: { item: inputs.item, epoch: String(inputs.epoch), brief_hash: inputs.briefHash }, title: runTitle(inputs.item, inputs.epoch), issue, keys: [`${inputs.item}:${inputs.epoch}`] }, runIds);
       case "assign": {
         if (!COPILOT.test(dispatch.assignee)) {
           await octokit.rest.issues.addAssignees({ owner, repo, issue_number: issue, assignees: [dispatch.assignee] }).catch((err: unknown) => dispatchFailure(issue, err));
