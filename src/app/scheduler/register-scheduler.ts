@@ -10,6 +10,7 @@ import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
 import type { TickView } from "../../core/scheduler/tick-plan.js";
 import { APP_DEFAULTS } from "../app-defaults.js";
+import { coalescedTicker } from "./coalesced-ticker.js";
 
 /**
  * The runs whose end the tick acts on: a work run (dispatched by Bosun) and a verify run (set off by
@@ -20,7 +21,6 @@ const TICKING_RUN_EVENTS: ReadonlySet<string> = new Set(["workflow_dispatch", "d
 
 /** Pull request activity that changes what the tick reads of it: state, head, body (its `Closes #n`), draft. */
 const TICKING_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited", "ready_for_review", "converted_to_draft"]);
-import { coalescedTicker } from "./coalesced-ticker.js";
 
 export interface SchedulerOptions {
   /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
