@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
+import type { Stop } from "../../../src/core/stop/stop.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { runItems } from "../../support/run-items.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
@@ -31,9 +32,12 @@ function recordOf(fx: Fixture, n: number): ReturnType<typeof parseClaimMessage> 
 const allRuns = (fx: Fixture) => [...fx.fake.repo(REPO).workflowRuns.values()];
 const dispatchPosts = (fx: Fixture): number => fx.fake.accounting.log.filter((e) => e.route === "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches").length;
 
-/** The work workflow's land job for one leg, with the App's token in its own process. */
-function landJob(fx: Fixture): RepoTicker {
-  return new RepoTicker(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "work-land", clock: fx.clock, journal: new MemoryJournal() });
+/** What one leg's land job does (the App's token, its own process): lands item `n` at epoch 1 from run `run`. */
+async function landLeg(fx: Fixture, n: number, run: number, stop: Stop, extra: { readonly pull?: number } = {}): Promise<void> {
+  const job = new RepoTicker(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "work-land", clock: fx.clock, journal: new MemoryJournal() });
+  const held = await job.heldItem(fx.config, n, 1, recordOf(fx, n)?.briefHash ?? "");
+  if (!held.ok) throw new Error(held.problem);
+  await job.landRun(fx.config, n, held.token, stop, { run, evidence: { command: "agent", exit: stop.kind === "done" ? 0 : 1, lines: [] }, ...extra });
 }
 
 describe("batched dispatch on the fake GitHub", () => {
@@ -76,10 +80,7 @@ describe("batched dispatch on the fake GitHub", () => {
     await a.tick();
     const run = allRuns(f)[0]!;
     run.status = "in_progress";
-    const job = landJob(f);
-    const held = await job.heldItem(f.config, n, 1, recordOf(f, n)?.briefHash ?? "");
-    if (!held.ok) throw new Error(held.problem);
-    await job.landRun(f.config, n, held.token, { kind: "failed", failure: "retry", reason: "the model timed out" }, { run: run.id, evidence: { command: "agent", exit: 1, lines: [] } });
+    await landLeg(f, n, run.id, { kind: "failed", failure: "retry", reason: "the model timed out" });
     f.clock.advance(30 * 60_000); // past any retry backoff
     await a.tick();
     await a.tick();
@@ -95,11 +96,8 @@ describe("batched dispatch on the fake GitHub", () => {
     const a = f.replica("a");
     await a.tick();
     const run = allRuns(f)[0]!;
-    const job = landJob(f);
-    const held = await job.heldItem(f.config, n, 1, recordOf(f, n)?.briefHash ?? "");
-    if (!held.ok) throw new Error(held.problem);
     const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]", files: [{ filename: "src/a.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -0,0 +1 @@\n+x" }] });
-    await job.landRun(f.config, n, held.token, { kind: "done" }, { run: run.id, pull: pull.number, evidence: { command: "agent", exit: 0, lines: [] } });
+    await landLeg(f, n, run.id, { kind: "done" }, { pull: pull.number });
     f.fake.completeWorkflowRun(REPO, run.id, "failure");
     await a.tick();
     expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1 });
