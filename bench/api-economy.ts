@@ -6,8 +6,9 @@
  *
  * Replicas tick on a timer (ECONOMY_TICK_S, default 5 s of the fake's clock), each in turn, as the
  * App's `BOSUN_TICK_EVERY` sweep would. Webhooks do not trigger ticks here (they only bring the same
- * tick sooner); what they tell every replica is played: a pull request opened or merged drops the
- * pull request listing, a check run drops the gate verdicts (register-scheduler.ts). Between ticks the world plays what is not the App: the maintainer approves, each run
+ * tick sooner); what they tell is played on the one replica that hears each (round robin): a pull
+ * request opened or merged drops its pull request listing, the gate's check run hands it the
+ * verdict, which the others wait for (`gateHeardWaitMs`) rather than read (register-scheduler.ts). Between ticks the world plays what is not the App: the maintainer approves, each run
  * the App dispatched does what the shipped work workflow's land job does (its pull request
  * opened, its landing recorded in the claim record through the same ticker code, the run
  * completed), the gate posts its verdict as the App, and the maintainer merges. Only the requests
@@ -67,8 +68,8 @@ try {
   for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
   const journal = new MemoryJournal();
   // The App's replicas try once per tick (a lost batch is looked at again at the next tick); the land job as the Action does.
-  const newTicker = (holder: string, attempts?: number): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, heardJitterMs: jitterAtWrite ? 0 : jitterMs, ...(attempts === undefined ? {} : { attempts }) });
-  const appTicker = (holder: string): RepoTicker => newTicker(holder, cold ? undefined : 1);
+  const newTicker = (holder: string, attempts?: number, hearsWebhooks = false): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, heardJitterMs: jitterAtWrite ? 0 : jitterMs, ...(hearsWebhooks ? { gateHeardWaitMs: APP_DEFAULTS.gateHeardWaitMs } : {}), ...(attempts === undefined ? {} : { attempts }) });
+  const appTicker = (holder: string): RepoTicker => newTicker(holder, cold ? undefined : 1, !cold);
   const fleet = Array.from({ length: replicas }, (_, i) => appTicker(`replica-${i}`));
   // The work workflow's land job: its own process, with the App's token.
   const landJob = newTicker("work-land");
@@ -98,10 +99,13 @@ try {
     return sha === undefined ? undefined : parseClaimMessage(f.fake.repo(REPO).commits.get(sha)?.message ?? "", ref);
   };
   const workLog: RequestLogEntry[] = [];
-  /** The webhooks of what happened, as every replica hears them: they only drop caches. */
-  const heard = (what: "pulls" | "gates"): void => {
-    for (const t of fleet) t.invalidate(what);
-  };
+  /**
+   * The webhooks of what happened: GitHub sends each delivery once, to the App's one URL, so one
+   * replica hears each (round robin, as a load balancer in front of the replicas hands them out).
+   */
+  let delivery = 0;
+  const hearer = (): RepoTicker | undefined => fleet[delivery++ % fleet.length];
+  const heard = (what: "pulls"): void => hearer()?.invalidate(what);
   /** What happens between ticks that is not the App: runs land, the gate judges, the maintainer merges. */
   const world = async (): Promise<void> => {
     const from = f.fake.accounting.log.length;
@@ -128,8 +132,10 @@ try {
       if (!judged) {
         // The gate workflow posts its verdict as the App (its requests are the gate's, not counted here).
         const id = f.fake.state.nextId++;
-        heard("gates");
-        repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary: `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
+        const summary = `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`;
+        repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
+        // Its check_run webhook, as the App's handler passes it on (register-scheduler.ts).
+        hearer()?.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } });
       } else if (!pull.merged) {
         // The maintainer merges what passed (played on the fake's state: the merge is not the App's).
         heard("pulls");

@@ -35,12 +35,20 @@ export interface BosunAppOptions {
   readonly setupMaxAgeMs?: number;
   /** The scheduler's clock (default: the system clock). */
   readonly clock?: Clock;
+  /** How long the sweep reuses its listing of installations and their repositories (default 10 minutes; their webhooks drop it at once). */
+  readonly installationsMaxAgeMs?: number;
   /** Tick every installed repository this often, besides the webhooks (off when undefined). */
   readonly tickEveryMs?: number;
   /** The longest random wait before a tick a webhook set off (default `APP_DEFAULTS.heardJitterMs`; 0: none). */
   readonly heardJitterMs?: number;
   /** A user-to-server client for `assign` to Copilot, which refuses installation tokens (docs/dispatch.md). */
   readonly copilot?: Octokit;
+  /**
+   * This replica's name in the claims it writes (default `app-<host>-<pid>`). Replicas are told
+   * apart by it — whose record is whose to mirror, whose lease is whose — so two in one process
+   * (tests, benches) each need their own.
+   */
+  readonly holder?: string;
 }
 
 const RECENT_LANDS = 10;
@@ -85,6 +93,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     botLogin,
     ...(options.copilot === undefined ? {} : { copilot: options.copilot }),
     ...(options.heardJitterMs === undefined ? {} : { heardJitterMs: options.heardJitterMs }),
+    ...(options.holder === undefined ? {} : { holder: options.holder }),
     // The busy/idle line first, from the tick's own facts: a backlog of the tick's writes never
     // leaves the dashboard saying idle while anything is queued, held or in review.
     beforeApply: async ({ owner, repo, octokit, config, problems }, view) => {
@@ -125,7 +134,7 @@ export function bosunApp(app: Probot, options: BosunAppOptions = {}): void {
     applied: (octokit, repo) => scheduler.tickRepo(octokit as unknown as Octokit, repo.owner, repo.repo, repo.defaultBranch),
   });
   // The timer is what makes the scheduler eventually right: webhooks can be lost, leases run out silently.
-  if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs);
+  if (options.tickEveryMs !== undefined) scheduleTicks(app, scheduler, options.tickEveryMs, { now, maxAgeMs: options.installationsMaxAgeMs ?? APP_DEFAULTS.installationsMaxAgeMs });
 }
 
 /** Memoises a lookup; a failure is forgotten so the next call retries. */

@@ -17,8 +17,21 @@ type Page<T> = { items: readonly T[]; etag: string | undefined };
  * 304s only. `auth(id)` is the installation's client (a fresh token each time is fine: the ETag is
  * the listing's, not the token's).
  */
-export function createInstalledRepoLister(): (app: Octokit, auth: (installationId: number) => Promise<Octokit>) => Promise<Array<{ installationId: number; octokit: Octokit; repos: InstalledRepo[] }>> {
+export interface InstalledRepoLister {
+  (app: Octokit, auth: (installationId: number) => Promise<Octokit>): Promise<Array<{ installationId: number; octokit: Octokit; repos: InstalledRepo[] }>>;
+  /** An installation, its repositories or a repository changed (a webhook said so): list again at the next sweep. */
+  invalidate(): void;
+}
+
+/**
+ * With `maxAgeMs`, a listing is reused without a request for that long (the installation,
+ * installation_repositories and repository webhooks drop it at once: `invalidate`); the age only
+ * bounds a webhook lost or heard by another replica.
+ */
+export function createInstalledRepoLister(options: { readonly now?: () => number; readonly maxAgeMs?: number } = {}): InstalledRepoLister {
   const cache = new Map<string, Page<unknown>>();
+  const now = options.now ?? Date.now;
+  let listed: { at: number; installations: Array<{ id: number; repos: InstalledRepo[] }> } | undefined;
 
   async function pages<T>(key: string, fetchPage: (page: number, headers: Record<string, string>) => Promise<Page<T>>): Promise<T[]> {
     const out: T[] = [];
@@ -38,7 +51,10 @@ export function createInstalledRepoLister(): (app: Octokit, auth: (installationI
     return out;
   }
 
-  return async (app, auth) => {
+  const list = async (app: Octokit, auth: (installationId: number) => Promise<Octokit>): Promise<Array<{ installationId: number; octokit: Octokit; repos: InstalledRepo[] }>> => {
+    const kept = listed;
+    if (kept !== undefined && now() - kept.at < (options.maxAgeMs ?? 0)) return Promise.all(kept.installations.map(async ({ id, repos }) => ({ installationId: id, octokit: await auth(id), repos })));
+    const at = now();
     const installations = await pages<{ id: number }>("installations", async (page, headers) => {
       const r = await app.rest.apps.listInstallations({ per_page: 100, page, headers });
       return { items: r.data.map((i) => ({ id: i.id })), etag: r.headers.etag };
@@ -52,6 +68,12 @@ export function createInstalledRepoLister(): (app: Octokit, auth: (installationI
       });
       out.push({ installationId: id, octokit, repos });
     }
+    listed = { at, installations: out.map((i) => ({ id: i.installationId, repos: i.repos })) };
     return out;
   };
+  return Object.assign(list, {
+    invalidate: () => {
+      listed = undefined;
+    },
+  });
 }

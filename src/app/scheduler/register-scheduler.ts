@@ -2,25 +2,24 @@ import { hostname } from "node:os";
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import { RepoTicker } from "../../adapters/github/tick/repo-ticker.js";
+import { isBosunsRun, type GateCheckRun } from "../../adapters/github/tick/gate-of-check-run.js";
 import { GATE_CHECK_NAME } from "../../adapters/github/tick/octokit-tick-github.js";
 import type { TickReport } from "../../adapters/github/tick/run-tick.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
+import { normalizeLogin } from "../../core/separation/identity.js";
 import type { TickView } from "../../core/scheduler/tick-plan.js";
 import { APP_DEFAULTS } from "../app-defaults.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
+import { ticksNow } from "./ticking-delivery.js";
 
-/**
- * The runs whose end the tick acts on: a work run (dispatched by Bosun) and a verify run (set off by
- * a deployment's status). The acceptance, gate, relay and separation runs end in a check run or a
- * commit status, whose own webhook (`check_run` for the gate) is the one that matters.
- */
-const TICKING_RUN_EVENTS: ReadonlySet<string> = new Set(["workflow_dispatch", "deployment_status"]);
+/** Issue activity that needs no read of the issue's approval events. */
+const HINTLESS_ISSUE_ACTIONS: ReadonlySet<string> = new Set(["closed", "unlabeled"]);
 
-/** Pull request activity that changes what the tick reads of it: state, head, body (its `Closes #n`), draft. */
-const TICKING_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited", "ready_for_review", "converted_to_draft"]);
+/** Pull request activity that changes what the listing shows of it: state, head, body (its `Closes #n`). */
+const LISTED_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited"]);
 
 export interface SchedulerOptions {
   /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
@@ -77,7 +76,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     let entry = repos.get(key);
     if (entry === undefined) {
       // One attempt per tick: a tick that lost its batch to another replica looks again shortly (below).
-      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, heardJitterMs: options.heardJitterMs ?? APP_DEFAULTS.heardJitterMs, ...(options.sleep === undefined ? {} : { sleep: options.sleep }), ...(options.random === undefined ? {} : { random: options.random }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+      const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, heardJitterMs: options.heardJitterMs ?? APP_DEFAULTS.heardJitterMs, gateHeardWaitMs: APP_DEFAULTS.gateHeardWaitMs, ...(options.sleep === undefined ? {} : { sleep: options.sleep }), ...(options.random === undefined ? {} : { random: options.random }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
       const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean } = {
         ticker,
         octokit,
@@ -108,7 +107,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: { name?: string }; workflow_run?: { event?: string } };
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string }; workflow_run?: { event?: string } };
   const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
@@ -119,7 +118,9 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
     if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
-    entry.ticker.hint(payload.issue.number);
+    // A closed issue, or one whose label went, has no approval to read: the tick reads any issue
+    // whose record is not final and that the listing no longer shows (each merge closes one).
+    if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number);
     await entry.trigger.trigger(true);
   });
 
@@ -138,21 +139,23 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     await entry.trigger.trigger(true);
   });
 
-  // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from GitHub.
-  // A check run created already completed may come as `created` only: both are heard.
+  // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from
+  // GitHub (`ticksNow` says which of these set one off). A check run created already completed
+  // may come as `created` only: both are heard.
   app.on(["workflow_run.completed", "pull_request", "check_run.created", "check_run.completed"], async (context) => {
     const payload = context.payload as Payload;
     const where = repoOf(payload);
     if (where === undefined) return;
-    if (context.name === "check_run" && payload.check_run?.name !== GATE_CHECK_NAME) return;
-    // Only what changes a fact the tick reads sets one off (the timed sweep still catches anything):
-    // each webhook's tick costs a round of (mostly conditional) reads, on whichever replica hears it.
-    if (context.name === "workflow_run" && !TICKING_RUN_EVENTS.has(payload.workflow_run?.event ?? "")) return;
-    if (context.name === "pull_request" && !TICKING_PULL_ACTIONS.has(payload.action ?? "")) return;
-    const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
-    if (context.name === "pull_request") entry.ticker.invalidate("pulls");
-    if (context.name === "check_run") entry.ticker.invalidate("gates");
-    await entry.trigger.trigger(true);
+    // Only the App's own gate runs: anyone with write access can post one of that name.
+    if (context.name === "check_run" && (payload.check_run?.name !== GATE_CHECK_NAME || !isBosunsRun(payload.check_run, normalizeLogin(await options.botLogin())))) return;
+    if (context.name === "workflow_run" && !ticksNow({ name: context.name, runEvent: payload.workflow_run?.event ?? "" }, undefined)) return;
+    const octokit = context.octokit as unknown as Octokit;
+    const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
+    if (context.name === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) entry.ticker.invalidate("pulls");
+    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
+    // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
+    const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
+    if (ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null }, config)) await entry.trigger.trigger(true);
   });
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).

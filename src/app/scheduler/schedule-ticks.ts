@@ -6,9 +6,11 @@ import { createInstalledRepoLister } from "../list-installed-repos.js";
  * Ticks every repository of every installation on a timer: webhooks can be lost, and a lease can
  * run out with no event at all, so the schedule is what makes the scheduler eventually right.
  */
-export function scheduleTicks(app: Probot, scheduler: { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void> }, everyMs: number): () => void {
-  // Conditional listings: an idle sweep over unchanged installations costs 304s only.
-  const listRepos = createInstalledRepoLister();
+export function scheduleTicks(app: Probot, scheduler: { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void> }, everyMs: number, listing: { readonly now: () => number; readonly maxAgeMs: number }): () => void {
+  // Listings reused for a while, then read conditionally: an idle sweep costs no listing request,
+  // and over unchanged installations a 304. Any change to what they show comes as a webhook.
+  const listRepos = createInstalledRepoLister(listing);
+  app.on(["installation", "installation_repositories", "repository"], () => listRepos.invalidate());
   const sweep = async (): Promise<void> => {
     const appOctokit = (await app.auth()) as unknown as Octokit;
     for (const { octokit, repos } of await listRepos(appOctokit, async (id) => (await app.auth(id)) as unknown as Octokit)) {

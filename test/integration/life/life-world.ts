@@ -194,7 +194,7 @@ export async function startLife(options: LifeOptions = {}): Promise<Life> {
       }
       return answer;
     };
-    const started = await startAppReplica({ appId: APP_ID, baseUrl: fake.url, secret: SECRET, fetch: replicaFetch, app: { dashboardIntervalMs: 0, configMaxAgeMs: 0, heardJitterMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) } });
+    const started = await startAppReplica({ appId: APP_ID, baseUrl: fake.url, secret: SECRET, fetch: replicaFetch, app: { holder: `replica-${i}`, dashboardIntervalMs: 0, configMaxAgeMs: 0, heardJitterMs: 0, ...(options.tickEveryMs === undefined ? {} : { tickEveryMs: options.tickEveryMs }) } });
     const replica = {
       name: `replica-${i}`,
       url: started.url,

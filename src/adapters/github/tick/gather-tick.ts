@@ -55,9 +55,11 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   // An issue a webhook named that the listing does not show: a listing read right after the label
   // went on can be stale (GitHub's reads lag its writes), so it is read on its own rather than
   // left to the next sweep.
+  const readAlone = new Map<number, ListedIssue | undefined>();
   for (const n of input.hinted) {
     if (issues.has(n)) continue;
     const read = await github.issue(n);
+    readAlone.set(n, read);
     if (read !== undefined && read.open && read.labels.some((l) => l.toLowerCase() === L.ready.toLowerCase())) issues.set(n, read);
   }
   // An item whose record is not final but whose issue the listing does not show (closed,
@@ -66,7 +68,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const missing = [...refs].filter(([n, c]) => !issues.has(n) && c.record !== undefined && c.record.state !== "settled" && c.record.state !== "withdrawn").map(([n]) => n);
   const closed = missing.length > 1 ? new Map((await github.listClosedApproved(L.ready)).map((i) => [i.number, i])) : new Map<number, ListedIssue>();
   for (const n of missing) {
-    const read = closed.get(n) ?? (await github.issue(n));
+    const read = closed.get(n) ?? (readAlone.has(n) ? readAlone.get(n) : await github.issue(n));
     if (read !== undefined) issues.set(n, read);
   }
 

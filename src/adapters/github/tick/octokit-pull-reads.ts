@@ -1,9 +1,8 @@
 import type { Octokit } from "@octokit/rest";
 import { isItemBranch } from "../../../core/agents/item-branch.js";
-import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
-import { normalizeLogin } from "../../../core/separation/identity.js";
 import { statusOf } from "../status-of.js";
 import { firstAttemptOf } from "./first-attempt.js";
+import { gateOfCheckRun, isBosunsRun } from "./gate-of-check-run.js";
 import type { FirstAttempts } from "./first-attempt.js";
 import { GATE_CHECK_NAME } from "./gate-check-name.js";
 import { issueOfBranch } from "./issue-of-branch.js";
@@ -17,9 +16,10 @@ const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
 /** How long a gate verdict read is reused before it is asked again (a re-run may change it), and "no verdict yet". */
 const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
+const GATES_KEPT = 2_000;
 
 /** The tick's reads of runs, pull requests, branches and gate verdicts, over Octokit (`octokit-tick-github.ts` composes them). */
-export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "evidence" | "invalidate">;
+export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "evidence" | "invalidate">;
 
 /**
  * Runs, pull requests, branches and gate verdicts. The listings and verdicts they keep, and when
@@ -34,8 +34,17 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
   const maxAgeMs = options.evidenceMaxAgeMs ?? 300_000;
   let pullLinks: ReadonlyMap<number, readonly PullLink[]> = new Map();
   let branchLinks: ReadonlyMap<number, string> = new Map();
-  let gateEpoch = 0;
-  const gates = new Map<string, { epoch: number; at: number; verdict: Awaited<ReturnType<TickReads["gateVerdict"]>> }>();
+  type Known = { id: number; at: number; verdict: Awaited<ReturnType<TickReads["gateVerdict"]>> };
+  const gates = new Map<string, Known>();
+  /** When this process first met a head it had no verdict for (while it waits for the webhook). */
+  const firstSeen = new Map<string, number>();
+  const heardWaitMs = options.gateHeardWaitMs ?? 0;
+  const remember = (sha: string, known: Known): void => {
+    gates.set(sha, known);
+    // Bounded: heads long out of review are forgotten (a read answers again if ever asked).
+    if (gates.size > GATES_KEPT) for (const [old] of [...gates].slice(0, gates.size - GATES_KEPT)) gates.delete(old);
+    if (firstSeen.size > GATES_KEPT) for (const [old] of [...firstSeen].slice(0, firstSeen.size - GATES_KEPT)) firstSeen.delete(old);
+  };
   const fresh = (what: "pulls" | "branches"): boolean => {
     const at = listedAt.get(what);
     return at !== undefined && now() - at < maxAgeMs;
@@ -98,25 +107,44 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
 
     async gateVerdict(sha) {
       const known = gates.get(sha);
-      // A check_run webhook drops what is known (gateEpoch). Without one (webhooks get lost) a
-      // verdict is read again after a while, and "none yet" sooner: each read is conditional, so an
-      // unchanged answer is a 304, free against the rate limit.
+      // A check_run webhook puts a verdict here (`heardGate`) or drops it. Without one (webhooks get
+      // lost, or another replica heard it) a verdict is read again after a while, and "none yet"
+      // sooner: each read is conditional, so an unchanged answer is a 304.
       const maxAge = known?.verdict === undefined ? GATE_PENDING_MAX_AGE_MS : GATE_MAX_AGE_MS;
-      if (known !== undefined && known.epoch === gateEpoch && now() - known.at < maxAge) return known.verdict;
+      if (known !== undefined && now() - known.at < maxAge) return known.verdict;
+      // A process that hears the gate's webhooks waits for them on a head it has just met: the
+      // verdict comes to it (or to the replica that writes the item's end) without a read.
+      if (known === undefined && heardWaitMs > 0) {
+        const seen = firstSeen.get(sha) ?? now();
+        firstSeen.set(sha, seen);
+        if (now() - seen < heardWaitMs) return undefined;
+      }
       const data = await conditional(`gate:${sha}`, (headers) => octokit.rest.checks.listForRef({ owner, repo, ref: sha, check_name: GATE_CHECK_NAME, filter: "latest", per_page: 100, headers }));
       let verdict: Awaited<ReturnType<TickReads["gateVerdict"]>>;
       let newest = -1;
       for (const run of data.check_runs) {
-        // Only the Bosun App's own verdict: `github-actions` is every workflow, including those a pull request edits.
-        if (normalizeLogin(run.app?.slug ?? "") !== bot || run.status !== "completed" || run.head_sha !== sha || run.id < newest) continue;
-        const parsed = parseGateCheckMarker(run.output.summary);
-        if (!parsed.ok || parsed.marker.sha !== sha) continue;
+        const of = run.id < newest ? undefined : gateOfCheckRun(run, sha, bot);
+        if (of === undefined) continue;
         newest = run.id;
-        const m = parsed.marker;
-        verdict = { verdict: m.verdict, sha, reason: m.reason ?? run.output.title ?? m.verdict, ...(m.verdict === "fail" ? { failure: m.failure ?? "refuse" } : {}) };
+        verdict = of;
       }
-      gates.set(sha, { epoch: gateEpoch, at: now(), verdict });
+      remember(sha, { id: newest, at: now(), verdict });
       return verdict;
+    },
+
+    heardGate(run) {
+      // Only the App's own runs move anything: anyone with write access can post a check run of
+      // that name, and its webhook must not cost a read, let alone set a verdict.
+      if (!isBosunsRun(run, bot)) return;
+      const known = gates.get(run.head_sha);
+      // Deliveries come in any order: an older run's end never overwrites a newer run's verdict.
+      if (known !== undefined && run.id < known.id) return;
+      const verdict = gateOfCheckRun(run, run.head_sha, bot);
+      // A run started (a re-run) or one whose text says nothing: read the commit's runs at the next tick.
+      if (verdict === undefined) {
+        gates.delete(run.head_sha);
+        firstSeen.delete(run.head_sha);
+      } else remember(run.head_sha, { id: run.id, at: now(), verdict });
     },
 
     async evidence(n, neverClaimed) {
@@ -140,8 +168,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     },
 
     invalidate(what) {
-      if (what === "gates") gateEpoch++;
-      else listedAt.delete(what);
+      listedAt.delete(what);
     },
   };
 }

@@ -21,6 +21,7 @@ import type { TickView } from "../../../core/scheduler/tick-plan.js";
 import type { Stop } from "../../../core/stop/stop.js";
 import { octokitClaimRefs } from "../claim-refs-api.js";
 import { GitHubClaimStore } from "../github-claim-store.js";
+import type { GateCheckRun } from "./gate-of-check-run.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
 import type { TickGitHub } from "./tick-github.js";
@@ -37,6 +38,8 @@ export interface RepoTickerOptions {
   readonly journal: Journal;
   /** A user-to-server client for `assign` to Copilot. */
   readonly copilot?: Octokit;
+  /** See `OctokitTickOptions.gateHeardWaitMs` (default 0: a verdict is read when a head is first met). */
+  readonly gateHeardWaitMs?: number;
   /** The reads and writes (default: over the Octokit given). */
   readonly github?: TickGitHub;
   /** How many times a tick decides again after losing its batch to another writer (default 3). */
@@ -90,7 +93,7 @@ export class RepoTicker {
     private readonly options: RepoTickerOptions,
   ) {
     this.refs = octokitClaimRefs(octokit, options.owner, options.repo);
-    this.github = options.github ?? octokitTickGitHub(octokit, { owner: options.owner, repo: options.repo, botLogin: options.botLogin, defaultBranch: options.defaultBranch, now: () => options.clock.now(), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
+    this.github = options.github ?? octokitTickGitHub(octokit, { owner: options.owner, repo: options.repo, botLogin: options.botLogin, defaultBranch: options.defaultBranch, now: () => options.clock.now(), ...(options.gateHeardWaitMs === undefined ? {} : { gateHeardWaitMs: options.gateHeardWaitMs }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
   }
 
   /** The claim store for the configuration's ref prefix (it caches claim commits). */
@@ -129,9 +132,14 @@ export class RepoTicker {
     this.hinted.add(n);
   }
 
-  /** A webhook said pull requests, branches or gate verdicts changed: the next tick reads them again. */
-  invalidate(what: "pulls" | "branches" | "gates"): void {
+  /** A webhook said pull requests or branches changed: the next tick lists them again. */
+  invalidate(what: "pulls" | "branches"): void {
     this.github.invalidate(what);
+  }
+
+  /** A `check_run` webhook for the gate: see `TickReads.heardGate`. */
+  heardGate(run: GateCheckRun): void {
+    this.github.heardGate(run);
   }
 
   /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */

@@ -1,6 +1,7 @@
 import type { DispatchConfig } from "../../../core/config/bosun-config.js";
 import type { GateFact } from "../../../core/engine/decide-step.js";
 import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
+import type { GateCheckRun } from "./gate-of-check-run.js";
 
 /** An issue as a listing (or a read) shows it. */
 export interface ListedIssue {
@@ -100,6 +101,12 @@ export interface TickReads {
   pull(number: number): Promise<PullLink | undefined>;
   /** The gate's verdict on a commit, from `bosun/gate` check runs the App posted; undefined while none. */
   gateVerdict(sha: string): Promise<GateFact | undefined>;
+  /**
+   * A `check_run` webhook for the gate (its payload signed by GitHub with the webhook secret, its
+   * `app` set by GitHub): the App's own completed verdict is taken as read; its started run drops
+   * what was known of that commit; anyone else's run changes nothing.
+   */
+  heardGate(run: GateCheckRun): void;
   /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
   evidence(n: number, neverClaimed: boolean): Promise<string | null>;
   /**
@@ -114,7 +121,7 @@ export interface TickReads {
    */
   readBotComments(numbers: readonly number[]): Promise<void>;
   /** Pull requests or branches changed (a webhook said so): list them again next time. */
-  invalidate(what: "pulls" | "branches" | "gates"): void;
+  invalidate(what: "pulls" | "branches"): void;
 }
 
 /** What the tick changes on GitHub besides the claim refs. */
