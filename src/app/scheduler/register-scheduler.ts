@@ -5,6 +5,7 @@ import { RepoTicker } from "../../adapters/github/tick/repo-ticker.js";
 import { isBosunsRun, type GateCheckRun } from "../../adapters/github/tick/gate-of-check-run.js";
 import { GATE_CHECK_NAME } from "../../adapters/github/tick/octokit-tick-github.js";
 import type { TickReport } from "../../adapters/github/tick/run-tick.js";
+import type { HeardPull } from "../../adapters/github/tick/tick-github.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
@@ -67,9 +68,9 @@ const BUSY_RETRY_MS = 5_000;
  * approvals, lands, reviews and grants — the intake is part of it, so there is one path and one
  * compare-and-swap for every change. `/bosun land` comments land an item by hand.
  */
-export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<void>; ticker(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<RepoTicker> } {
+export function registerScheduler(app: Probot, options: SchedulerOptions): { tickRepo(octokit: Octokit, owner: string, repo: string, defaultBranch: string, unlessReadWithinMs?: number): Promise<void>; ticker(octokit: Octokit, owner: string, repo: string, defaultBranch: string): Promise<RepoTicker> } {
   const holder = options.holder ?? `app-${hostname()}-${process.pid}`;
-  const repos = new Map<string, { ticker: RepoTicker; trigger: ReturnType<typeof coalescedTicker>; octokit: Octokit; ticked: boolean }>();
+  const repos = new Map<string, { ticker: RepoTicker; trigger: ReturnType<typeof coalescedTicker>; octokit: Octokit; ticked: boolean; readAt: number }>();
 
   const forRepo = async (octokit: Octokit, owner: string, repo: string, defaultBranch: string) => {
     const key = `${owner}/${repo}`.toLowerCase();
@@ -77,15 +78,21 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if (entry === undefined) {
       // One attempt per tick: a tick that lost its batch to another replica looks again shortly (below).
       const ticker = new RepoTicker(octokit, { owner, repo, botLogin: await options.botLogin(), defaultBranch, holder, clock: options.clock, journal: options.journal, attempts: 1, heardJitterMs: options.heardJitterMs ?? APP_DEFAULTS.heardJitterMs, gateHeardWaitMs: APP_DEFAULTS.gateHeardWaitMs, ...(options.sleep === undefined ? {} : { sleep: options.sleep }), ...(options.random === undefined ? {} : { random: options.random }), ...(options.copilot === undefined ? {} : { copilot: options.copilot }) });
-      const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean } = {
+      const state: { ticker: RepoTicker; octokit: Octokit; trigger: ReturnType<typeof coalescedTicker>; ticked: boolean; readAt: number } = {
         ticker,
         octokit,
         ticked: false,
+        readAt: Number.NEGATIVE_INFINITY,
         trigger: coalescedTicker(
-          async (heard) => {
+          async (heard, gathering) => {
+            const read = (): void => {
+              // Real time, as the sweep's timer keeps it (the scheduler's clock may run faster in a bench).
+              state.readAt = performance.now();
+              gathering();
+            };
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
             const context = { owner, repo, octokit: state.octokit, config, problems };
-            const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve(), { heard });
+            const report = await ticker.tick(config, options.beforeApply === undefined ? undefined : (view) => options.beforeApply?.(context, view) ?? Promise.resolve(), { heard, onGather: read });
             // Another replica won the claims' compare-and-swap: look again shortly (at a jittered
             // moment, so the losers do not race each other again), or this event waits for the schedule.
             // The other losers look again too: the retry is a heard tick (jittered start, checked write).
@@ -107,7 +114,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string }; workflow_run?: { event?: string } };
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string }; pull_request?: HeardPull; workflow_run?: { event?: string } };
   const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
@@ -121,7 +128,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     // A closed issue, or one whose label went, has no approval to read: the tick reads any issue
     // whose record is not final and that the listing no longer shows (each merge closes one).
     if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number);
-    await entry.trigger.trigger(true);
+    if (ticksNow({ name: "issues", ...(payload.action === undefined ? {} : { action: payload.action }) }, undefined)) await entry.trigger.trigger(true);
   });
 
   app.on("issue_comment.created", async (context) => {
@@ -151,7 +158,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if (context.name === "workflow_run" && !ticksNow({ name: context.name, runEvent: payload.workflow_run?.event ?? "" }, undefined)) return;
     const octokit = context.octokit as unknown as Octokit;
     const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
-    if (context.name === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) entry.ticker.invalidate("pulls");
+    if (context.name === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) {
+      if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
+      else entry.ticker.heardPull(payload.pull_request);
+    }
     if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
     // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
     const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
@@ -166,7 +176,12 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   });
 
   return {
-    tickRepo: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).trigger.trigger(),
+    tickRepo: async (octokit, owner, repo, defaultBranch, unlessReadWithinMs) => {
+      const entry = await forRepo(octokit, owner, repo, defaultBranch);
+      // A sweep right after a tick this process made finds what that tick found: it is skipped.
+      if (unlessReadWithinMs !== undefined && performance.now() - entry.readAt < unlessReadWithinMs) return;
+      await entry.trigger.trigger();
+    },
     ticker: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker,
   };
 }

@@ -44,7 +44,7 @@ async function setup(gateHeardWaitMs?: number) {
   expect(SHA).toMatch(/^[0-9a-f]{40}$/);
   const github = octokitTickGitHub(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now(), ...(gateHeardWaitMs === undefined ? {} : { gateHeardWaitMs }) });
   const mark = (): number => fx.fake.accounting.log.at(-1)?.seq ?? 0;
-  const reads = (since: number): string[] => fx.fake.accounting.log.filter((e) => e.seq > since && e.route.includes("check-runs")).map((e) => `${e.route} ${e.status}`);
+  const reads = (since: number): string[] => fx.fake.accounting.log.filter((e) => e.seq > since && (e.route ?? "").includes("check-runs")).map((e) => `${e.route} ${e.status}`);
   return { fx, github, mark, reads };
 }
 

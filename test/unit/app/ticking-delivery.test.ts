@@ -24,6 +24,9 @@ describe("ticksNow", () => {
     ["a pull request's body edited", { name: "pull_request", action: "edited" }, false],
     ["a pull request labelled", { name: "pull_request", action: "labeled" }, false],
     ["an issue labelled (an approval)", { name: "issues", action: "labeled" }, true],
+    ["an issue's label removed (an approval withdrawn, a hold lifted)", { name: "issues", action: "unlabeled" }, true],
+    ["an issue's body edited (its brief)", { name: "issues", action: "edited" }, true],
+    ["an issue closed (each merge closes one): the next tick sees it, whatever sets it off", { name: "issues", action: "closed" }, false],
   ] as const)("%s → %s", (_what, delivery, expected) => {
     expect(ticksNow(delivery, WORKFLOW_ONLY)).toBe(expected);
   });

@@ -37,4 +37,56 @@ describe("coalescedTicker", () => {
     await ticker.trigger(true);
     expect(ticks).toEqual([true, false, true]);
   });
+
+  /** A ticker whose first tick waits (its jitter) until `read()`, then reads, then holds until `open()`; or fails before reading. */
+  function jitteredTicker(opts: { failBeforeReading?: boolean } = {}) {
+    const ticks: boolean[] = [];
+    let toRead: (() => void) | undefined;
+    let release: (() => void) | undefined;
+    const ticker = coalescedTicker(
+      async (heard, gathering) => {
+        ticks.push(heard);
+        if (ticks.length > 1) return gathering();
+        await new Promise<void>((r) => (toRead = r));
+        if (opts.failBeforeReading === true) throw new Error("configuration unreadable");
+        gathering();
+        await new Promise<void>((r) => (release = r));
+      },
+      () => undefined,
+    );
+    return { ticker, ticks, read: () => toRead?.(), open: () => release?.() };
+  }
+
+  it("what is triggered before the running tick starts to read is read by it: no tick more", async () => {
+    const { ticker, ticks, read, open } = jitteredTicker();
+    const first = ticker.trigger(true);
+    void ticker.trigger(true);
+    void ticker.trigger(false);
+    read();
+    await Promise.resolve();
+    open();
+    await first;
+    expect(ticks).toEqual([true]);
+  });
+
+  it("what is triggered once the running tick reads gets one tick more", async () => {
+    const { ticker, ticks, read, open } = jitteredTicker();
+    const first = ticker.trigger(true);
+    void ticker.trigger(false);
+    read();
+    await new Promise((r) => setTimeout(r, 0));
+    void ticker.trigger(true);
+    open();
+    await first;
+    expect(ticks).toEqual([true, true]);
+  });
+
+  it("a tick that failed before reading leaves what came meanwhile to one tick more", async () => {
+    const { ticker, ticks, read } = jitteredTicker({ failBeforeReading: true });
+    const first = ticker.trigger(false);
+    void ticker.trigger(true);
+    read();
+    await first;
+    expect(ticks).toEqual([false, true]);
+  });
 });

@@ -8,7 +8,7 @@ import { GATE_CHECK_NAME } from "./gate-check-name.js";
 import { issueOfBranch } from "./issue-of-branch.js";
 import type { OctokitTickOptions } from "./octokit-tick-options.js";
 import type { OctokitTickShared } from "./octokit-tick-shared.js";
-import type { PullLink, RunView, TickReads } from "./tick-github.js";
+import type { HeardPull, PullLink, RunView, TickReads } from "./tick-github.js";
 
 /** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
 const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
@@ -18,8 +18,17 @@ const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 const GATES_KEPT = 2_000;
 
+/** The issues a pull request is for: those its body closes (`Closes #12`) and the one its branch names. */
+function issuesOfPull(pr: Pick<HeardPull, "body" | "head">): Set<number> {
+  const issues = new Set<number>();
+  for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
+  const branch = issueOfBranch(pr.head.ref);
+  if (branch !== undefined) issues.add(branch);
+  return issues;
+}
+
 /** The tick's reads of runs, pull requests, branches and gate verdicts, over Octokit (`octokit-tick-github.ts` composes them). */
-export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "evidence" | "invalidate">;
+export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "heardPull" | "evidence" | "invalidate">;
 
 /**
  * Runs, pull requests, branches and gate verdicts. The listings and verdicts they keep, and when
@@ -49,7 +58,9 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     const at = listedAt.get(what);
     return at !== undefined && now() - at < maxAgeMs;
   };
-  const linkOf = (pr: { number: number; state: string; merged_at: string | null; merge_commit_sha?: string | null; head: { ref: string; sha: string; repo: { full_name: string } | null }; user: { login: string } | null }, n: number): PullLink => {
+  /** n → when the listing (or a webhook since) last showed pull request n (ISO 8601, so ordered as text). */
+  const pullUpdated = new Map<number, string>();
+  const linkOf = (pr: HeardPull, n: number): PullLink => {
     const merged = pr.merged_at !== null;
     return {
       number: pr.number,
@@ -83,16 +94,30 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       if (fresh("pulls")) return pullLinks;
       const data = await conditional("pulls", (headers) => octokit.rest.pulls.list({ owner, repo, state: "all", sort: "updated", direction: "desc", per_page: 100, headers }));
       const links = new Map<number, PullLink[]>();
+      pullUpdated.clear();
       for (const pr of data) {
-        const issues = new Set<number>();
-        for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
-        const branch = issueOfBranch(pr.head.ref);
-        if (branch !== undefined) issues.add(branch);
-        for (const n of issues) links.set(n, [...(links.get(n) ?? []), linkOf(pr, n)]);
+        pullUpdated.set(pr.number, pr.updated_at);
+        for (const n of issuesOfPull(pr)) links.set(n, [...(links.get(n) ?? []), linkOf(pr, n)]);
       }
       pullLinks = links;
       listedAt.set("pulls", now());
       return links;
+    },
+
+    heardPull(pr) {
+      // Nothing listed to mend (or a listing too old to trust): the next tick lists.
+      if (!fresh("pulls")) return;
+      // Deliveries come in any order: an older view of the pull request never replaces a newer one.
+      const known = pullUpdated.get(pr.number);
+      if (known !== undefined && pr.updated_at < known) return;
+      pullUpdated.set(pr.number, pr.updated_at);
+      const links = new Map<number, PullLink[]>();
+      for (const [n, list] of pullLinks) {
+        const others = list.filter((p) => p.number !== pr.number);
+        if (others.length > 0) links.set(n, others);
+      }
+      for (const n of issuesOfPull(pr)) links.set(n, [...(links.get(n) ?? []), linkOf(pr, n)]);
+      pullLinks = links;
     },
 
     async pull(number) {

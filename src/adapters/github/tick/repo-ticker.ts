@@ -24,7 +24,7 @@ import { GitHubClaimStore } from "../github-claim-store.js";
 import type { GateCheckRun } from "./gate-of-check-run.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
-import type { TickGitHub } from "./tick-github.js";
+import type { HeardPull, TickGitHub } from "./tick-github.js";
 
 export interface RepoTickerOptions {
   readonly owner: string;
@@ -63,6 +63,8 @@ export interface TickCause {
    * a jittered moment (`heardJitterMs`) and sees whether its batch is still current before writing it.
    */
   readonly heard?: boolean;
+  /** Told as the tick starts to read GitHub (after its wait): what happens from then on is for the next tick. */
+  readonly onGather?: () => void;
 }
 
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
@@ -137,6 +139,11 @@ export class RepoTicker {
     this.github.invalidate(what);
   }
 
+  /** A `pull_request` webhook: see `TickReads.heardPull`. */
+  heardPull(pr: HeardPull): void {
+    this.github.heardPull(pr);
+  }
+
   /** A `check_run` webhook for the gate: see `TickReads.heardGate`. */
   heardGate(run: GateCheckRun): void {
     this.github.heardGate(run);
@@ -151,6 +158,7 @@ export class RepoTicker {
       // Hints taken after the wait: what webhooks said meanwhile is read by this tick.
       const hinted = new Set(this.hinted);
       this.hinted.clear();
+      cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.

@@ -3,6 +3,18 @@ import type { GateFact } from "../../../core/engine/decide-step.js";
 import type { ApprovalFacts } from "../../../core/scheduler/tick-facts.js";
 import type { GateCheckRun } from "./gate-of-check-run.js";
 
+/** A pull request as the listing and the `pull_request` webhook both show it (the fields the tick reads). */
+export interface HeardPull {
+  readonly number: number;
+  readonly state: string;
+  readonly body?: string | null;
+  readonly updated_at: string;
+  readonly merged_at: string | null;
+  readonly merge_commit_sha?: string | null;
+  readonly head: { readonly ref: string; readonly sha: string; readonly repo: { readonly full_name: string } | null };
+  readonly user: { readonly login: string } | null;
+}
+
 /** An issue as a listing (or a read) shows it. */
 export interface ListedIssue {
   readonly number: number;
@@ -120,6 +132,12 @@ export interface TickReads {
    * snapshot is there. Best effort: an issue it could not read whole is read on its own when asked.
    */
   readBotComments(numbers: readonly number[]): Promise<void>;
+  /**
+   * A `pull_request` webhook's pull request (the payload GitHub signs): the listing this process
+   * keeps is mended with it rather than read again. With no listing fresh enough, nothing: the
+   * next tick lists.
+   */
+  heardPull(pr: HeardPull): void;
   /** Pull requests or branches changed (a webhook said so): list them again next time. */
   invalidate(what: "pulls" | "branches"): void;
 }
