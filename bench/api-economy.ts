@@ -5,10 +5,13 @@
  * "Benchmarks").
  *
  * Replicas tick on a timer (ECONOMY_TICK_S, default 5 s of the fake's clock), each in turn, as the
- * App's `BOSUN_TICK_EVERY` sweep would. Webhooks do not trigger ticks here (they only bring the same
- * tick sooner); what they tell is played on the one replica that hears each (round robin): a pull
- * request opened or merged drops its pull request listing, the gate's check run hands it the
- * verdict, which the others wait for (`gateHeardWaitMs`) rather than read (register-scheduler.ts). Between ticks the world plays what is not the App: the maintainer approves, each run
+ * App's `BOSUN_TICK_EVERY` sweep would, and on webhooks, as the App does: each delivery of the
+ * world's moves goes to one replica (round robin, as GitHub sends each delivery once to the App's
+ * one URL), which takes what it carries (a pull request mends its listing, the gate's check run is
+ * the verdict, which the others wait for rather than read: `gateHeardWaitMs`), and, where the App's
+ * own `ticksNow` says that delivery sets off a tick, ticks (heard) after the move; a replica's timed
+ * tick is skipped when it read within half a period (schedule-ticks.ts). ECONOMY_WEBHOOK_TICKS=0:
+ * timer ticks only, the model before the independent count showed what it left out. Between ticks the world plays what is not the App: the maintainer approves, each run
  * the App dispatched does what the shipped work workflow's land job does (its pull request
  * opened, its landing recorded in the claim record through the same ticker code, the run
  * completed), the gate posts its verdict as the App, and the maintainer merges. Only the requests
@@ -39,6 +42,9 @@ import { createTestOctokit } from "../test/fake-github/test-octokit.js";
 import { parseClaimMessage } from "../src/core/claims/claim-record.js";
 import { APP_DEFAULTS } from "../src/app/app-defaults.js";
 import { runItems } from "../test/support/run-items.js";
+import { ticksNow, type Delivery } from "../src/app/scheduler/ticking-delivery.js";
+import type { HeardPull } from "../src/adapters/github/tick/tick-github.js";
+import { pullJson } from "../test/fake-github/to-json-pull.js";
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? "");
@@ -55,6 +61,9 @@ const heardTicks = concurrent || num("ECONOMY_HEARD", 0) !== 0;
 const jitterMs = num("ECONOMY_JITTER_MS", APP_DEFAULTS.heardJitterMs);
 const jitterAtWrite = process.env["ECONOMY_JITTER_AT"] === "write";
 const latencyMs = num("ECONOMY_LATENCY_MS", 0);
+// The App ticks on webhooks too (register-scheduler.ts, `ticksNow`): each delivery that would set
+// one off on the replica that hears it does here, after the world's move; 0: timer ticks only.
+const webhookTicks = !cold && !concurrent && num("ECONOMY_WEBHOOK_TICKS", 1) !== 0;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The shipped work workflow takes its items in batches (docs/workflows/bosun-work.yml); ECONOMY_BATCH=0: one run per item.
@@ -68,7 +77,7 @@ try {
   for (let i = 0; i < items; i++) numbers.push(await f.queue(`item-${i}`));
   const journal = new MemoryJournal();
   // The App's replicas try once per tick (a lost batch is looked at again at the next tick); the land job as the Action does.
-  const newTicker = (holder: string, attempts?: number, hearsWebhooks = false): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, heardJitterMs: jitterAtWrite ? 0 : jitterMs, ...(hearsWebhooks ? { gateHeardWaitMs: APP_DEFAULTS.gateHeardWaitMs } : {}), ...(attempts === undefined ? {} : { attempts }) });
+  const newTicker = (holder: string, attempts?: number, hearsWebhooks = false): RepoTicker => new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: "bosun[bot]", defaultBranch: "main", holder, clock: f.clock, journal, heardJitterMs: jitterAtWrite ? 0 : jitterMs, ...(heardTicks ? {} : { random: () => 0 }), ...(hearsWebhooks ? { gateHeardWaitMs: APP_DEFAULTS.gateHeardWaitMs } : {}), ...(attempts === undefined ? {} : { attempts }) });
   const appTicker = (holder: string): RepoTicker => newTicker(holder, cold ? undefined : 1, !cold);
   const fleet = Array.from({ length: replicas }, (_, i) => appTicker(`replica-${i}`));
   // The work workflow's land job: its own process, with the App's token.
@@ -79,8 +88,18 @@ try {
   let busy = 0;
   // The wait after the plan, for ECONOMY_JITTER_AT=write (the dashboard's hook runs between plan and write).
   const beforeWrite = heardTicks && jitterAtWrite ? () => sleep(jitterMs * Math.random()) : undefined;
+  let heardCount = 0;
+  let skipped = 0;
   const tick = async (): Promise<boolean> => {
     const tickers = concurrent ? fleet : [cold ? newTicker(`action-${turn}`) : (fleet[turn % fleet.length] as RepoTicker)];
+    // The App's sweep skips a repository its process read within half a period (schedule-ticks.ts).
+    const mine = tickers[0];
+    if (webhookTicks && mine !== undefined && f.clock.now() - (lastRead.get(mine) ?? Number.NEGATIVE_INFINITY) < tickMs / 2) {
+      turn++;
+      skipped++;
+      return false;
+    }
+    for (const t of tickers) lastRead.set(t, f.clock.now());
     const who = concurrent ? "every replica at once" : cold ? "a fresh process" : `replica ${turn % fleet.length}`;
     turn++;
     ticks++;
@@ -105,7 +124,22 @@ try {
    */
   let delivery = 0;
   const hearer = (): RepoTicker | undefined => fleet[delivery++ % fleet.length];
-  const heard = (what: "pulls"): void => hearer()?.invalidate(what);
+  /** Replicas a delivery would have set ticking (`ticksNow`), and when each last read GitHub. */
+  const woken = new Set<RepoTicker>();
+  const lastRead = new Map<RepoTicker, number>();
+  /** A pull request as its webhook carries it: the fake's own JSON of it, as GitHub's payload is its REST shape. */
+  const pullPayload = (number: number): HeardPull => {
+    const repo = f.fake.repo(REPO);
+    const pull = repo.pulls.get(number);
+    if (pull === undefined) throw new Error(`no pull request #${number}`);
+    return pullJson(f.fake.state, repo, pull) as unknown as HeardPull;
+  };
+  const deliver = (delivery: Delivery, effect: (t: RepoTicker) => void = () => undefined): void => {
+    const t = hearer();
+    if (t === undefined) return;
+    effect(t);
+    if (webhookTicks && ticksNow(delivery, f.config)) woken.add(t);
+  };
   /** What happens between ticks that is not the App: runs land, the gate judges, the maintainer merges. */
   const world = async (): Promise<void> => {
     const from = f.fake.accounting.log.length;
@@ -117,10 +151,11 @@ try {
       if (held.ok) {
         const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]", files: [{ filename: "src/a.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -0,0 +1 @@\n+x" }] });
         await landJob.landRun(f.config, n, held.token, { kind: "done" }, { evidence: { command: "agent", exit: 0, lines: [] }, cost: { wall_clock_s: 60 }, pull: pull.number, run: run.id });
-        heard("pulls");
+        deliver({ name: "pull_request", action: "opened" }, (t) => t.heardPull(pullPayload(pull.number)));
       }
       }
       f.fake.completeWorkflowRun(REPO, run.id, "success");
+      deliver({ name: "workflow_run", runEvent: "workflow_dispatch" });
     }
     for (const n of numbers) {
       const r = recordOf(n);
@@ -135,15 +170,16 @@ try {
         const summary = `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`;
         repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
         // Its check_run webhook, as the App's handler passes it on (register-scheduler.ts).
-        hearer()?.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } });
+        deliver({ name: "check_run", checkStatus: "completed" }, (t) => t.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
       } else if (!pull.merged) {
         // The maintainer merges what passed (played on the fake's state: the merge is not the App's).
-        heard("pulls");
         pull.merged = true;
         pull.mergedAt = f.clock.now();
         pull.mergeCommitSha = pull.headSha;
         const issue = repo.issues.get(pull.number);
         if (issue !== undefined) issue.state = "closed";
+        deliver({ name: "pull_request", action: "closed" }, (t) => t.heardPull(pullPayload(pull.number)));
+        deliver({ name: "issues", action: "closed" });
         const item = repo.issues.get(n);
         if (item !== undefined) {
           item.state = "closed";
@@ -152,8 +188,21 @@ try {
       }
     }
     workLog.push(...f.fake.accounting.log.slice(from));
+    // The ticks those deliveries set off, each on the replica that heard it (a heard tick: it
+    // checks its batch before writing; no jitter wait here, where nothing runs at the same time).
+    for (const t of fleet.filter((r) => woken.has(r))) {
+      const at = f.fake.accounting.log.length;
+      const report = await t.tick(f.config, undefined, { heard: true });
+      lastRead.set(t, f.clock.now());
+      heardCount++;
+      if (report.busy) busy++;
+      appLog.push(...f.fake.accounting.log.slice(at));
+    }
+    woken.clear();
   };
 
+  // The maintainer's approvals: an issues.labeled delivery each.
+  for (const n of numbers) deliver({ name: "issues", action: "labeled" }, (t) => t.hint(n));
   let idle = false;
   for (let guard = 0; guard < items * 40 && !idle; guard++) {
     idle = (await tick()) && numbers.every((n) => recordOf(n)?.state === "settled");
@@ -223,6 +272,8 @@ try {
       busy_ticks: busy,
       done,
       ticks,
+      webhook_ticks: webhookTicks ? heardCount : null,
+      sweeps_skipped: webhookTicks ? skipped : null,
     }),
   );
 } finally {

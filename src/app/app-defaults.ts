@@ -11,7 +11,7 @@ export const APP_DEFAULTS = {
   setupMaxAgeMs: 600_000,
   /**
    * How long the timed sweep reuses its listing of installations and their repositories: the
-   * installation, installation_repositories and repository webhooks drop it at once, so this only
+   * installation and installation_repositories webhooks drop it at once, so this only
    * bounds one lost or heard by another replica.
    */
   installationsMaxAgeMs: 600_000,

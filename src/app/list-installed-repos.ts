@@ -24,8 +24,8 @@ export interface InstalledRepoLister {
 }
 
 /**
- * With `maxAgeMs`, a listing is reused without a request for that long (the installation,
- * installation_repositories and repository webhooks drop it at once: `invalidate`); the age only
+ * With `maxAgeMs`, a listing is reused without a request for that long (the installation and
+ * installation_repositories webhooks drop it at once: `invalidate`); the age only
  * bounds a webhook lost or heard by another replica.
  */
 export function createInstalledRepoLister(options: { readonly now?: () => number; readonly maxAgeMs?: number } = {}): InstalledRepoLister {

@@ -10,7 +10,8 @@ export function scheduleTicks(app: Probot, scheduler: { tickRepo(octokit: Octoki
   // Listings reused for a while, then read conditionally: an idle sweep costs no listing request,
   // and over unchanged installations a 304. Any change to what they show comes as a webhook.
   const listRepos = createInstalledRepoLister(listing);
-  app.on(["installation", "installation_repositories", "repository"], () => listRepos.invalidate());
+  // GitHub sends both to every App, unsubscribed (docs/app.md, "installation").
+  app.on(["installation", "installation_repositories"], () => listRepos.invalidate());
   const sweep = async (): Promise<void> => {
     const appOctokit = (await app.auth()) as unknown as Octokit;
     for (const { octokit, repos } of await listRepos(appOctokit, async (id) => (await app.auth(id)) as unknown as Octokit)) {
