@@ -23,15 +23,17 @@ export function coalescedTicker(tick: (heard: boolean, gathering: () => void) =>
       early = false;
       earlyHeard = false;
       gathered = false;
+      let failed = false;
       try {
         await tick(next, () => {
           gathered = true;
         });
       } catch (err) {
+        failed = true;
         onError(err);
       }
-      // The tick never read (it failed before): what came early still needs a tick.
-      if (!gathered && early) {
+      // The tick never read, or failed after reading (a write refused): what came early still needs a tick.
+      if ((!gathered || failed) && early) {
         again = true;
         againHeard ||= earlyHeard;
       }

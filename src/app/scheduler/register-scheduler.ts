@@ -16,8 +16,13 @@ import { APP_DEFAULTS } from "../app-defaults.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
 import { ticksNow } from "./ticking-delivery.js";
 
-/** Issue activity that needs no read of the issue's approval events. */
-const HINTLESS_ISSUE_ACTIONS: ReadonlySet<string> = new Set(["closed", "unlabeled"]);
+/**
+ * Issue activity that needs no read of the issue's approval events: a closed issue stops being a
+ * candidate by the listing alone. A removed label is hinted: an approval under a minute old is
+ * trusted unless its issue's events are read again (`approval-stands.ts`), and a listing read right
+ * after the removal may still show the label.
+ */
+const HINTLESS_ISSUE_ACTIONS: ReadonlySet<string> = new Set(["closed"]);
 
 /** Pull request activity that changes what the listing shows of it: state, head, body (its `Closes #n`). */
 const LISTED_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited"]);
@@ -62,7 +67,8 @@ export interface RepoContext {
 const BUSY_RETRY_MS = 5_000;
 
 /**
- * Wires the one tick into the Probot app. Webhooks are hints, never the truth: they trigger a
+ * Wires the one tick into the Probot app. Webhooks are hints (but for two facts a delivery carries,
+ * signed with the webhook secret: a pull request's state and the App's own gate verdict): they trigger a
  * coalesced tick of their repository (a burst of deliveries costs two ticks), and say which
  * issue's approval to read again or which listing to refresh. The tick reads the truth, takes in
  * approvals, lands, reviews and grants — the intake is part of it, so there is one path and one
@@ -85,9 +91,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
         readAt: Number.NEGATIVE_INFINITY,
         trigger: coalescedTicker(
           async (heard, gathering) => {
+            let startedAt = 0;
             const read = (): void => {
               // Real time, as the sweep's timer keeps it (the scheduler's clock may run faster in a bench).
-              state.readAt = performance.now();
+              startedAt = performance.now();
               gathering();
             };
             const { config, problems } = await options.loadConfig(state.octokit, owner, repo);
@@ -97,7 +104,11 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
             // moment, so the losers do not race each other again), or this event waits for the schedule.
             // The other losers look again too: the retry is a heard tick (jittered start, checked write).
             if (report.busy) setTimeout(() => void state.trigger.trigger(true), BUSY_RETRY_MS * (1 + Math.random() / 2)).unref();
-            else await options.onTick?.(context, report, ticker);
+            else {
+              // Only a tick that read and wrote what it planned lets the next sweep skip the repository.
+              state.readAt = startedAt;
+              await options.onTick?.(context, report, ticker);
+            }
             if (!state.ticked) {
               state.ticked = true;
               await options.firstTick?.(context).catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err), repo: key }, "bosun: could not create its labels; GitHub creates a missing label when it is added"));
@@ -125,10 +136,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
     if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
-    // A closed issue, or one whose label went, has no approval to read: the tick reads any issue
-    // whose record is not final and that the listing no longer shows (each merge closes one).
+    // A closed issue has no approval to read: the tick reads any issue whose record is not final
+    // and that the listing no longer shows.
     if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number);
-    if (ticksNow({ name: "issues", ...(payload.action === undefined ? {} : { action: payload.action }) }, undefined)) await entry.trigger.trigger(true);
+    await entry.trigger.trigger(true);
   });
 
   app.on("issue_comment.created", async (context) => {

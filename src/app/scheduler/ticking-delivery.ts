@@ -37,11 +37,6 @@ export function ticksNow(delivery: Delivery, config: BosunConfig | undefined): b
       if (TICKING_PULL_ACTIONS.has(delivery.action ?? "")) return true;
       // Without the configuration at hand, the safe answer: tick.
       return delivery.action === "opened" && (config === undefined || Object.values(config.pools).some((p) => p.dispatch.kind !== "workflow"));
-    case "issues":
-      // Closed (each merge closes its issue, beside the pull request's own webhook): the item stops
-      // being candidate at the next tick whatever sets it off, since the tick lists open issues
-      // only and reads an unfinished item's issue on its own. Only the dashboard waits.
-      return delivery.action !== "closed";
     default:
       return true;
   }

@@ -328,6 +328,29 @@ describe("intake: edits, redelivery, reordering, leaving the queue", () => {
     for (const seed of [2, 3, 4]) expect(await run(true, seed)).toEqual(inOrder);
   });
 
+  test("an approval withdrawn within its first minute, while the issue listing still shows the label, is never dispatched", async () => {
+    const pool = (size: number) => `pools:\n  default: {size: ${size}, dispatch: {kind: workflow, workflow: bosun-work.yml}}\n`;
+    const g = await startHarness({ config: pool(0) });
+    try {
+      g.fake.addWorkflow(REPO, { path: ".github/workflows/bosun-work.yml", name: "bosun work", runName: "bosun #${{ inputs.item }} epoch ${{ inputs.epoch }}" });
+      const n = g.issue(formBody());
+      await approve(g, n);
+      expect(recordOf(g, n)?.state).toBe("approved");
+      // A slot opens, and the maintainer takes the approval back seconds after giving it; GitHub's
+      // listing of labelled issues lags the removal (a read served from before it).
+      g.fake.setFile(REPO, "main", ".github/bosun.yml", pool(1));
+      g.clock.advance(10_000);
+      g.fake.faults.add({ kind: "stale-read", requests: 5, route: "GET /repos/{owner}/{repo}/issues" });
+      await g.as("maintainer").issues.removeLabel({ ...OWNER_REPO, issue_number: n, name: "bosun:ready" });
+      await g.fake.webhooks.flush();
+      // The unlabeled webhook has the tick read the issue's events: the withdrawal shows there.
+      expect([...g.fake.repo(REPO).workflowRuns.values()]).toEqual([]);
+      expect(recordOf(g, n)?.state).not.toBe("held");
+    } finally {
+      await g.close();
+    }
+  });
+
   test("closing the issue or withdrawing bosun:ready takes the item out of the queue", async () => {
     const closed = h.issue(formBody());
     const withdrawn = h.issue(formBody());

@@ -94,6 +94,20 @@ describe("the gate's verdict, heard rather than read", () => {
     expect(await github.gateVerdict(SHA)).toMatchObject({ verdict: "fail" });
   });
 
+  it("a run's own `created` view delivered after its `completed` one changes nothing; an older run's end after a newer run started brings nothing back", async () => {
+    const { fx, github, mark, reads } = await setup(WAIT_MS);
+    const from = mark();
+    const run = gateRun(fx, { verdict: "pass" });
+    github.heardGate(run);
+    github.heardGate({ ...run, status: "in_progress", output: { title: null, summary: null } });
+    expect(await github.gateVerdict(SHA)).toMatchObject({ verdict: "pass" });
+    const rerun = gateRun(fx, { status: "in_progress" });
+    github.heardGate(rerun);
+    github.heardGate(run);
+    expect(await github.gateVerdict(SHA)).toBeUndefined();
+    expect(reads(from)).toEqual([]);
+  });
+
   it("a re-run started drops the verdict it replaces: none until the re-run's own end", async () => {
     const { fx, github, mark, reads } = await setup(WAIT_MS);
     github.heardGate(gateRun(fx, { verdict: "pass" }));

@@ -63,6 +63,18 @@ describe("the pull request listing, mended from webhooks", () => {
     expect((await github.linkedPulls()).get(9)).toEqual([expect.objectContaining({ number: 9, state: "merged" })]);
   });
 
+  it("two views in one second (GitHub's timestamps are to the second) that disagree are not guessed between: the listing is read again", async () => {
+    const { fx, github, mark, listings } = await setup();
+    await github.linkedPulls();
+    const t = fx.clock.now();
+    github.heardPull(pull({ number: 9, state: "closed", updated_at: iso(t) }));
+    const from = mark();
+    github.heardPull(pull({ number: 9, updated_at: iso(t) }));
+    // The fake has no pull request #9: what GitHub lists is the answer.
+    expect((await github.linkedPulls()).get(9)).toBeUndefined();
+    expect(listings(from)).toBe(1);
+  });
+
   it("with no listing fresh enough to mend, a webhook changes nothing: the next read lists", async () => {
     const { fx, github, mark, listings } = await setup();
     const from = mark();

@@ -26,7 +26,7 @@ describe("ticksNow", () => {
     ["an issue labelled (an approval)", { name: "issues", action: "labeled" }, true],
     ["an issue's label removed (an approval withdrawn, a hold lifted)", { name: "issues", action: "unlabeled" }, true],
     ["an issue's body edited (its brief)", { name: "issues", action: "edited" }, true],
-    ["an issue closed (each merge closes one): the next tick sees it, whatever sets it off", { name: "issues", action: "closed" }, false],
+    ["an issue closed (a blocker done, a worker cancelled)", { name: "issues", action: "closed" }, true],
   ] as const)("%s → %s", (_what, delivery, expected) => {
     expect(ticksNow(delivery, WORKFLOW_ONLY)).toBe(expected);
   });

@@ -39,7 +39,7 @@ describe("coalescedTicker", () => {
   });
 
   /** A ticker whose first tick waits (its jitter) until `read()`, then reads, then holds until `open()`; or fails before reading. */
-  function jitteredTicker(opts: { failBeforeReading?: boolean } = {}) {
+  function jitteredTicker(opts: { failBeforeReading?: boolean; failAfterReading?: boolean } = {}) {
     const ticks: boolean[] = [];
     let toRead: (() => void) | undefined;
     let release: (() => void) | undefined;
@@ -51,6 +51,7 @@ describe("coalescedTicker", () => {
         if (opts.failBeforeReading === true) throw new Error("configuration unreadable");
         gathering();
         await new Promise<void>((r) => (release = r));
+        if (opts.failAfterReading === true) throw new Error("a write refused: 502");
       },
       () => undefined,
     );
@@ -86,6 +87,17 @@ describe("coalescedTicker", () => {
     const first = ticker.trigger(false);
     void ticker.trigger(true);
     read();
+    await first;
+    expect(ticks).toEqual([false, true]);
+  });
+
+  it("a tick that failed after reading leaves what came in its wait to one tick more (it may not have acted on it)", async () => {
+    const { ticker, ticks, read, open } = jitteredTicker({ failAfterReading: true });
+    const first = ticker.trigger(false);
+    void ticker.trigger(true);
+    read();
+    await Promise.resolve();
+    open();
     await first;
     expect(ticks).toEqual([false, true]);
   });

@@ -27,6 +27,13 @@ function issuesOfPull(pr: Pick<HeardPull, "body" | "head">): Set<number> {
   return issues;
 }
 
+/** Whether the listing already shows this view of the pull request (its state and head). */
+function samePull(links: ReadonlyMap<number, readonly PullLink[]>, pr: HeardPull): boolean {
+  const shown = [...links.values()].flat().find((p) => p.number === pr.number);
+  const state = pr.state === "open" ? "open" : pr.merged_at !== null ? "merged" : "closed";
+  return shown !== undefined && shown.state === state && shown.head === pr.head.sha;
+}
+
 /** The tick's reads of runs, pull requests, branches and gate verdicts, over Octokit (`octokit-tick-github.ts` composes them). */
 export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "heardPull" | "evidence" | "invalidate">;
 
@@ -110,6 +117,11 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       // Deliveries come in any order: an older view of the pull request never replaces a newer one.
       const known = pullUpdated.get(pr.number);
       if (known !== undefined && pr.updated_at < known) return;
+      // Two views within one second (GitHub's timestamps are to the second) cannot be ordered: list.
+      if (known !== undefined && pr.updated_at === known && !samePull(pullLinks, pr)) {
+        listedAt.delete("pulls");
+        return;
+      }
       pullUpdated.set(pr.number, pr.updated_at);
       const links = new Map<number, PullLink[]>();
       for (const [n, list] of pullLinks) {
@@ -162,14 +174,12 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       // that name, and its webhook must not cost a read, let alone set a verdict.
       if (!isBosunsRun(run, bot)) return;
       const known = gates.get(run.head_sha);
-      // Deliveries come in any order: an older run's end never overwrites a newer run's verdict.
-      if (known !== undefined && run.id < known.id) return;
-      const verdict = gateOfCheckRun(run, run.head_sha, bot);
-      // A run started (a re-run) or one whose text says nothing: read the commit's runs at the next tick.
-      if (verdict === undefined) {
-        gates.delete(run.head_sha);
-        firstSeen.delete(run.head_sha);
-      } else remember(run.head_sha, { id: run.id, at: now(), verdict });
+      // Deliveries come in any order: an older run's end never overwrites a newer run's verdict,
+      // and an older view of a run (created, delivered after its completion) changes nothing.
+      if (known !== undefined && (run.id < known.id || (run.id === known.id && run.status !== "completed"))) return;
+      // A run started (a re-run), or one whose text says nothing: no verdict on this head for now,
+      // read after the pending age if its end is not heard.
+      remember(run.head_sha, { id: run.id, at: now(), verdict: gateOfCheckRun(run, run.head_sha, bot) });
     },
 
     async evidence(n, neverClaimed) {
