@@ -151,7 +151,7 @@ try {
       if (held.ok) {
         const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]", files: [{ filename: "src/a.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -0,0 +1 @@\n+x" }] });
         await landJob.landRun(f.config, n, held.token, { kind: "done" }, { evidence: { command: "agent", exit: 0, lines: [] }, cost: { wall_clock_s: 60 }, pull: pull.number, run: run.id });
-        deliver({ name: "pull_request", action: "opened" }, (t) => t.heardPull(pullPayload(pull.number)));
+        deliver({ name: "pull_request", action: "opened" }, (t) => t.github.heardPull(pullPayload(pull.number)));
       }
       }
       f.fake.completeWorkflowRun(REPO, run.id, "success");
@@ -170,7 +170,7 @@ try {
         const summary = `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`;
         repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
         // Its check_run webhook, as the App's handler passes it on (register-scheduler.ts).
-        deliver({ name: "check_run", checkStatus: "completed" }, (t) => t.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
+        deliver({ name: "check_run", checkStatus: "completed" }, (t) => t.github.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
       } else if (!pull.merged) {
         // The maintainer merges what passed (played on the fake's state: the merge is not the App's).
         pull.merged = true;
@@ -178,7 +178,7 @@ try {
         pull.mergeCommitSha = pull.headSha;
         const issue = repo.issues.get(pull.number);
         if (issue !== undefined) issue.state = "closed";
-        deliver({ name: "pull_request", action: "closed" }, (t) => t.heardPull(pullPayload(pull.number)));
+        deliver({ name: "pull_request", action: "closed" }, (t) => t.github.heardPull(pullPayload(pull.number)));
         deliver({ name: "issues", action: "closed" });
         const item = repo.issues.get(n);
         if (item !== undefined) {

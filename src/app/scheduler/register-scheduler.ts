@@ -166,17 +166,19 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     if (where === undefined) return;
     // Only the App's own gate runs: anyone with write access can post one of that name.
     if (context.name === "check_run" && (payload.check_run?.name !== GATE_CHECK_NAME || !isBosunsRun(payload.check_run, normalizeLogin(await options.botLogin())))) return;
-    if (context.name === "workflow_run" && !ticksNow({ name: context.name, runEvent: payload.workflow_run?.event ?? "" }, undefined)) return;
     const octokit = context.octokit as unknown as Octokit;
+    // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
+    const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
+    const ticks = ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null }, config);
+    // A run that is not a worker's or a verification's carries nothing the tick keeps.
+    if (context.name === "workflow_run" && !ticks) return;
     const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
     if (context.name === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) {
       if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
-      else entry.ticker.heardPull(payload.pull_request);
+      else entry.ticker.github.heardPull(payload.pull_request);
     }
-    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
-    // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
-    const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
-    if (ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null }, config)) await entry.trigger.trigger(true);
+    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.github.heardGate(payload.check_run);
+    if (ticks) await entry.trigger.trigger(true);
   });
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).

@@ -57,6 +57,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
   const heardWaitMs = options.gateHeardWaitMs ?? 0;
   const remember = (sha: string, known: Known): void => {
     gates.set(sha, known);
+    firstSeen.delete(sha);
     // Bounded: heads long out of review are forgotten (a read answers again if ever asked).
     if (gates.size > GATES_KEPT) for (const [old] of [...gates].slice(0, gates.size - GATES_KEPT)) gates.delete(old);
     if (firstSeen.size > GATES_KEPT) for (const [old] of [...firstSeen].slice(0, firstSeen.size - GATES_KEPT)) firstSeen.delete(old);

@@ -5,9 +5,8 @@ import type { Brief } from "../../../core/brief/brief.js";
 import type { ClaimRecord } from "../../../core/claims/claim-record.js";
 import type { ClaimToken } from "../../../core/claims/claim-token.js";
 import type { BosunConfig } from "../../../core/config/bosun-config.js";
-import type { Clock } from "../../../core/engine/clock.js";
 import { landingFor } from "../../../core/engine/decide-step.js";
-import type { Evidence, Journal, JournalEvent } from "../../../core/journal/journal-event.js";
+import type { Evidence, JournalEvent } from "../../../core/journal/journal-event.js";
 import { journalEmitter } from "../../../core/journal/journal-emitter.js";
 import { landEvent } from "../../../core/journal/land-event.js";
 import type { RunCost } from "../../../core/journal/run-cost.js";
@@ -21,51 +20,12 @@ import type { TickView } from "../../../core/scheduler/tick-plan.js";
 import type { Stop } from "../../../core/stop/stop.js";
 import { octokitClaimRefs } from "../claim-refs-api.js";
 import { GitHubClaimStore } from "../github-claim-store.js";
-import type { GateCheckRun } from "./gate-of-check-run.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
-import type { HeardPull, TickGitHub } from "./tick-github.js";
+import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
+import type { TickGitHub } from "./tick-github.js";
 
-export interface RepoTickerOptions {
-  readonly owner: string;
-  readonly repo: string;
-  /** The App's bot login (`bosun[bot]`): only what it wrote (records, comments, check runs, runs) is believed. */
-  readonly botLogin: string;
-  readonly defaultBranch: string;
-  /** This writer's holder name (a replica, an Action run). */
-  readonly holder: string;
-  readonly clock: Clock;
-  readonly journal: Journal;
-  /** A user-to-server client for `assign` to Copilot. */
-  readonly copilot?: Octokit;
-  /** See `OctokitTickOptions.gateHeardWaitMs` (default 0: a verdict is read when a head is first met). */
-  readonly gateHeardWaitMs?: number;
-  /** The reads and writes (default: over the Octokit given). */
-  readonly github?: TickGitHub;
-  /** How many times a tick decides again after losing its batch to another writer (default 3). */
-  readonly attempts?: number;
-  /**
-   * A tick set off by a webhook (`tick(…, { heard: true })`) first waits a random moment up to
-   * this long (default 0): replicas that heard the same event then gather one after another, and
-   * the later ones see what the first wrote instead of planning the same batch (docs/scheduling.md,
-   * "Replicas at the same moment"). Timed ticks never wait.
-   */
-  readonly heardJitterMs?: number;
-  /** The wait (default: a timer) and the draw in [0, 1) (default `Math.random`), replaceable for tests. */
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly random?: () => number;
-}
-
-/** How a tick came about. */
-export interface TickCause {
-  /**
-   * Set off by a webhook that other replicas may have heard at the same moment: the tick starts at
-   * a jittered moment (`heardJitterMs`) and sees whether its batch is still current before writing it.
-   */
-  readonly heard?: boolean;
-  /** Told as the tick starts to read GitHub (after its wait): what happens from then on is for the next tick. */
-  readonly onGather?: () => void;
-}
+export type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
 
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
 export type HeldItem = { readonly ok: true; readonly record: ClaimRecord; readonly token: ClaimToken; readonly brief: Brief; readonly title: string } | { readonly ok: false; readonly problem: string };
@@ -137,16 +97,6 @@ export class RepoTicker {
   /** A webhook said pull requests or branches changed: the next tick lists them again. */
   invalidate(what: "pulls" | "branches"): void {
     this.github.invalidate(what);
-  }
-
-  /** A `pull_request` webhook: see `TickReads.heardPull`. */
-  heardPull(pr: HeardPull): void {
-    this.github.heardPull(pr);
-  }
-
-  /** A `check_run` webhook for the gate: see `TickReads.heardGate`. */
-  heardGate(run: GateCheckRun): void {
-    this.github.heardGate(run);
   }
 
   /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */
