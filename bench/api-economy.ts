@@ -45,6 +45,8 @@ import { runItems } from "../test/support/run-items.js";
 import { ticksNow, type Delivery } from "../src/app/scheduler/ticking-delivery.js";
 import type { HeardPull } from "../src/adapters/github/tick/tick-github.js";
 import { pullJson } from "../test/fake-github/to-json-pull.js";
+import { workflowRunJson } from "../test/fake-github/to-json-ci.js";
+import { asksOfDelivery, type AskingDelivery } from "../src/adapters/github/tick/asks-of-delivery.js";
 
 const num = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? "");
@@ -134,11 +136,18 @@ try {
     if (pull === undefined) throw new Error(`no pull request #${number}`);
     return pullJson(f.fake.state, repo, pull) as unknown as HeardPull;
   };
-  const deliver = (delivery: Delivery, effect: (t: RepoTicker) => void = () => undefined): void => {
+  /**
+   * `issue`: the issue an `issues` delivery names (the hearer looks up where it last saw its
+   * record); `payload`: what of the payload names the delivery's asks (register-scheduler.ts).
+   */
+  const deliver = (delivery: Delivery, effect: (t: RepoTicker) => void = () => undefined, issue?: number, payload: Omit<AskingDelivery, "name" | "action"> = {}): void => {
     const t = hearer();
     if (t === undefined) return;
     effect(t);
-    if (webhookTicks && ticksNow(delivery, f.config)) woken.add(t);
+    const itemState = issue === undefined ? undefined : t.lastSeenState(issue);
+    if (!webhookTicks || !ticksNow({ ...delivery, ...(itemState === undefined ? {} : { itemState }) }, f.config)) return;
+    woken.add(t);
+    t.ask(asksOfDelivery({ name: delivery.name, ...(delivery.action === undefined ? {} : { action: delivery.action }), ...payload }));
   };
   /** What happens between ticks that is not the App: runs land, the gate judges, the maintainer merges. */
   const world = async (): Promise<void> => {
@@ -155,7 +164,7 @@ try {
       }
       }
       f.fake.completeWorkflowRun(REPO, run.id, "success");
-      deliver({ name: "workflow_run", runEvent: "workflow_dispatch" });
+      deliver({ name: "workflow_run", runEvent: "workflow_dispatch" }, undefined, undefined, { workflow_run: workflowRunJson(f.fake.state, f.fake.repo(REPO), run) as { event?: string; display_title?: string } });
     }
     for (const n of numbers) {
       const r = recordOf(n);
@@ -170,21 +179,20 @@ try {
         const summary = `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`;
         repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
         // Its check_run webhook, as the App's handler passes it on (register-scheduler.ts).
-        deliver({ name: "check_run", checkStatus: "completed" }, (t) => t.github.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
+        deliver({ name: "check_run", checkStatus: "completed", checkConclusion: "success" }, (t) => t.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
       } else if (!pull.merged) {
-        // The maintainer merges what passed (played on the fake's state: the merge is not the App's).
+        // The maintainer merges what passed (played on the fake's state as its merge route writes
+        // it, `updated_at` moved with the state: the merge is not the App's).
+        const now = f.clock.now();
         pull.merged = true;
-        pull.mergedAt = f.clock.now();
+        pull.mergedAt = now;
         pull.mergeCommitSha = pull.headSha;
         const issue = repo.issues.get(pull.number);
-        if (issue !== undefined) issue.state = "closed";
-        deliver({ name: "pull_request", action: "closed" }, (t) => t.github.heardPull(pullPayload(pull.number)));
-        deliver({ name: "issues", action: "closed" });
+        if (issue !== undefined) Object.assign(issue, { state: "closed", closedAt: now, updatedAt: now });
+        deliver({ name: "pull_request", action: "closed" }, (t) => t.github.heardPull(pullPayload(pull.number)), undefined, { pull_request: pullPayload(pull.number) });
+        deliver({ name: "issues", action: "closed" }, undefined, n);
         const item = repo.issues.get(n);
-        if (item !== undefined) {
-          item.state = "closed";
-          item.stateReason = "completed";
-        }
+        if (item !== undefined) Object.assign(item, { state: "closed", stateReason: "completed", closedAt: now, updatedAt: now });
       }
     }
     workLog.push(...f.fake.accounting.log.slice(from));
@@ -196,13 +204,15 @@ try {
       lastRead.set(t, f.clock.now());
       heardCount++;
       if (report.busy) busy++;
-      appLog.push(...f.fake.accounting.log.slice(at));
+      const made = f.fake.accounting.log.slice(at);
+      appLog.push(...made);
+      if (trace) console.error(`webhook tick (replica ${fleet.indexOf(t)}):\n${made.map((e) => `  ${e.status} ${e.method} ${e.path}${e.kind === "create" ? " [content-creating]" : ""}`).join("\n")}`);
     }
     woken.clear();
   };
 
   // The maintainer's approvals: an issues.labeled delivery each.
-  for (const n of numbers) deliver({ name: "issues", action: "labeled" }, (t) => t.hint(n));
+  for (const n of numbers) deliver({ name: "issues", action: "labeled" }, (t) => t.hint(n), n);
   let idle = false;
   for (let guard = 0; guard < items * 40 && !idle; guard++) {
     idle = (await tick()) && numbers.every((n) => recordOf(n)?.state === "settled");

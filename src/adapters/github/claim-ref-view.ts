@@ -108,6 +108,17 @@ export class ClaimRefView {
     return known;
   }
 
+  /**
+   * The record at a ref as this process last saw it, from memory alone (no request): undefined when
+   * the ref or its head commit was never read, or when GitHub did not sign that commit for `signer`.
+   */
+  lastSeen(ref: string, signer: string | undefined): ClaimRecord | undefined {
+    const sha = this.heads.get(ref);
+    const known = sha === undefined || sha === null ? undefined : this.commits.get(sha);
+    if (known === undefined || (signer !== undefined && known.signedBy !== signer)) return undefined;
+    return recordFor(known.commit ?? undefined, ref);
+  }
+
   /** The remembered head (undefined: never seen; null: absent). */
   head(ref: string): string | null | undefined {
     return this.heads.get(ref);

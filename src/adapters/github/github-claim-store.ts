@@ -81,6 +81,11 @@ export class GitHubClaimStore implements ClaimStore, ClaimKeyIndex {
   }
 
 
+  /** The record Bosun wrote at a ref as this process last read it, without a request (undefined: not known). */
+  lastSeen(ref: string): ClaimRecord | undefined {
+    return this.view.lastSeen(ref, this.signer);
+  }
+
   private readonly bound = new Map<string, string>();
 
   /** Ties a claim key to its item's ref (`task:x` → `refs/bosun/claims/42`), as the app learns it from the queue. */

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import { RepoTicker } from "../../adapters/github/tick/repo-ticker.js";
+import { asksOfDelivery } from "../../adapters/github/tick/asks-of-delivery.js";
 import { isBosunsRun, type GateCheckRun } from "../../adapters/github/tick/gate-of-check-run.js";
 import { GATE_CHECK_NAME } from "../../adapters/github/tick/octokit-tick-github.js";
 import type { TickReport } from "../../adapters/github/tick/run-tick.js";
@@ -104,7 +105,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
             // moment, so the losers do not race each other again), or this event waits for the schedule.
             // The other losers look again too: the retry is a heard tick (jittered start, checked write).
             if (report.busy) setTimeout(() => void state.trigger.trigger(true), BUSY_RETRY_MS * (1 + Math.random() / 2)).unref();
-            else {
+            else if (report.answered !== true) {
               // Only a tick that read and wrote what it planned lets the next sweep skip the repository.
               state.readAt = startedAt;
               await options.onTick?.(context, report, ticker);
@@ -125,7 +126,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string }; pull_request?: HeardPull; workflow_run?: { event?: string } };
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string; conclusion?: string | null }; pull_request?: HeardPull; workflow_run?: { event?: string; display_title?: string } };
   const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
@@ -139,6 +140,11 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     // A closed issue has no approval to read: the tick reads any issue whose record is not final
     // and that the listing no longer shows.
     if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number);
+    // A close asks where the item's record stood at this replica's last read (no request): under
+    // review or ended, the close leaves a tick nothing to do.
+    const itemState = payload.action === "closed" ? entry.ticker.lastSeenState(payload.issue.number) : undefined;
+    if (!ticksNow({ name: "issues", action: payload.action ?? "", ...(itemState === undefined ? {} : { itemState }) }, undefined)) return;
+    entry.ticker.ask([]);
     await entry.trigger.trigger(true);
   });
 
@@ -154,6 +160,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const author = payload.comment?.user?.login ?? "";
     const outcome = await entry.ticker.landByCommand(config, payload.issue.number, body, author);
     if (outcome !== "not a land command") app.log.info({ repo: `${where.owner}/${where.repo}`, issue: payload.issue.number, author }, `bosun land: ${outcome}`);
+    entry.ticker.ask([]);
     await entry.trigger.trigger(true);
   });
 
@@ -169,7 +176,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const octokit = context.octokit as unknown as Octokit;
     // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
     const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
-    const ticks = ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null }, config);
+    const ticks = ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null, checkConclusion: payload.check_run?.conclusion ?? null }, config);
     // A run that is not a worker's or a verification's carries nothing the tick keeps.
     if (context.name === "workflow_run" && !ticks) return;
     const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
@@ -177,8 +184,12 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
       else entry.ticker.github.heardPull(payload.pull_request);
     }
-    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.github.heardGate(payload.check_run);
-    if (ticks) await entry.trigger.trigger(true);
+    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
+    if (!ticks) return;
+    // A run that ended or a pull request closed asks for its items' landing only: if another
+    // replica (or the land job) already recorded it, the tick stops at the claims (`asksAnswered`).
+    entry.ticker.ask(asksOfDelivery({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), ...(payload.workflow_run === undefined ? {} : { workflow_run: payload.workflow_run }), ...(payload.pull_request === undefined ? {} : { pull_request: payload.pull_request }) }));
+    await entry.trigger.trigger(true);
   });
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).

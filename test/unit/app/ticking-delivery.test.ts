@@ -16,7 +16,8 @@ describe("ticksNow", () => {
     ["a work run (dispatched) ended", { name: "workflow_run", runEvent: "workflow_dispatch" }, true],
     ["a verify run (set off by a deployment's status) ended", { name: "workflow_run", runEvent: "deployment_status" }, true],
     ["a gate or CI run on a pull request ended (its check run is what matters)", { name: "workflow_run", runEvent: "pull_request_target" }, false],
-    ["the gate's run completed", { name: "check_run", checkStatus: "completed" }, true],
+    ["the gate's run completed, failed: the item is landed for a retry or a human", { name: "check_run", checkStatus: "completed", checkConclusion: "failure" }, true],
+    ["the gate's run completed, passed: the item waits for separation and a merge (people's moves)", { name: "check_run", checkStatus: "completed", checkConclusion: "success" }, false],
     ["the gate's run only started: no verdict yet", { name: "check_run", checkStatus: "in_progress" }, false],
     ["a pull request merged or closed", { name: "pull_request", action: "closed" }, true],
     ["a pull request reopened", { name: "pull_request", action: "reopened" }, true],
@@ -27,6 +28,11 @@ describe("ticksNow", () => {
     ["an issue's label removed (an approval withdrawn, a hold lifted)", { name: "issues", action: "unlabeled" }, true],
     ["an issue's body edited (its brief)", { name: "issues", action: "edited" }, true],
     ["an issue closed (a blocker done, a worker cancelled)", { name: "issues", action: "closed" }, true],
+    ["an issue closed under an item this replica last saw held (its worker is cancelled)", { name: "issues", action: "closed", itemState: "held" }, true],
+    ["an issue closed under an item this replica last saw queued (it is withdrawn)", { name: "issues", action: "closed", itemState: "approved" }, true],
+    ["an issue closed under an item in review (a merge closes both: the pull request's webhook moves it)", { name: "issues", action: "closed", itemState: "review" }, false],
+    ["an issue closed under an item that ended", { name: "issues", action: "closed", itemState: "settled" }, false],
+    ["an issue labelled, whatever its item's state", { name: "issues", action: "labeled", itemState: "settled" }, true],
   ] as const)("%s → %s", (_what, delivery, expected) => {
     expect(ticksNow(delivery, WORKFLOW_ONLY)).toBe(expected);
   });

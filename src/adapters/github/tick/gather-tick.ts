@@ -32,6 +32,8 @@ export interface GatherInput {
   readonly memory: GatherMemory;
   /** Issues a webhook said changed their approval (read their events this tick). */
   readonly hinted: ReadonlySet<number>;
+  /** The claim refs and their records, when the tick already listed them (`store.listClaims()`). */
+  readonly claims?: Awaited<ReturnType<GitHubClaimStore["listClaims"]>>;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const prefix = config.claims.ref_prefix;
   const listed = await github.listApproved(L.ready);
   const issues = new Map(listed.map((i) => [i.number, i]));
-  const claims = await store.listClaims();
+  const claims = input.claims ?? (await store.listClaims());
   const refs = new Map<number, { ref: string; sha: string; record: ClaimRecord | undefined; forged?: ForgedHead }>();
   for (const c of claims) {
     const n = Number(c.ref.slice(prefix.length));

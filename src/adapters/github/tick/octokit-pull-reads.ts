@@ -6,26 +6,15 @@ import { gateOfCheckRun, isBosunsRun } from "./gate-of-check-run.js";
 import type { FirstAttempts } from "./first-attempt.js";
 import { GATE_CHECK_NAME } from "./gate-check-name.js";
 import { issueOfBranch } from "./issue-of-branch.js";
+import { issuesOfPull } from "./issues-of-pull.js";
 import type { OctokitTickOptions } from "./octokit-tick-options.js";
 import type { OctokitTickShared } from "./octokit-tick-shared.js";
 import type { HeardPull, PullLink, RunView, TickReads } from "./tick-github.js";
-
-/** `Closes #12`, `fixes #3`, `Resolves #4`: GitHub's closing keywords. */
-const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b/gi;
 
 /** How long a gate verdict read is reused before it is asked again (a re-run may change it), and "no verdict yet". */
 const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 const GATES_KEPT = 2_000;
-
-/** The issues a pull request is for: those its body closes (`Closes #12`) and the one its branch names. */
-function issuesOfPull(pr: Pick<HeardPull, "body" | "head">): Set<number> {
-  const issues = new Set<number>();
-  for (const m of (pr.body ?? "").matchAll(CLOSING)) issues.add(Number(m[1]));
-  const branch = issueOfBranch(pr.head.ref);
-  if (branch !== undefined) issues.add(branch);
-  return issues;
-}
 
 /** Whether the listing already shows this view of the pull request (its state and head). */
 function samePull(links: ReadonlyMap<number, readonly PullLink[]>, pr: HeardPull): boolean {
@@ -35,7 +24,7 @@ function samePull(links: ReadonlyMap<number, readonly PullLink[]>, pr: HeardPull
 }
 
 /** The tick's reads of runs, pull requests, branches and gate verdicts, over Octokit (`octokit-tick-github.ts` composes them). */
-export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "heardPull" | "evidence" | "invalidate">;
+export type OctokitPullReads = Pick<TickReads, "listRuns" | "knownRunId" | "linkedPulls" | "pull" | "gateVerdict" | "heardGate" | "heardPull" | "knownHead" | "evidence" | "invalidate">;
 
 /**
  * Runs, pull requests, branches and gate verdicts. The listings and verdicts they keep, and when
@@ -201,6 +190,10 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       }
       const branch = branchLinks.get(n);
       return branch === undefined ? null : `branch ${branch} exists for it`;
+    },
+
+    knownHead(number) {
+      return [...pullLinks.values()].flat().find((p) => p.number === number)?.head;
     },
 
     invalidate(what) {

@@ -3,6 +3,7 @@ import { briefHash } from "../../../core/brief/parse-brief.js";
 import { parseIssueBody } from "../../../core/brief/parse-issue-body.js";
 import type { Brief } from "../../../core/brief/brief.js";
 import type { ClaimRecord } from "../../../core/claims/claim-record.js";
+import type { TickAsk } from "../../../core/scheduler/tick-ask.js";
 import type { ClaimToken } from "../../../core/claims/claim-token.js";
 import type { BosunConfig } from "../../../core/config/bosun-config.js";
 import { landingFor } from "../../../core/engine/decide-step.js";
@@ -21,7 +22,10 @@ import type { Stop } from "../../../core/stop/stop.js";
 import { octokitClaimRefs } from "../claim-refs-api.js";
 import { GitHubClaimStore } from "../github-claim-store.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
-import { newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
+import { journalGate, newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
+import { gateOfCheckRun, type GateCheckRun } from "./gate-of-check-run.js";
+import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
+import { normalizeLogin } from "../../../core/separation/identity.js";
 import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
 import type { TickGitHub } from "./tick-github.js";
 
@@ -46,6 +50,11 @@ export class RepoTicker {
   private readonly refs;
   private readonly memory = newTickMemory();
   private readonly hinted = new Set<number>();
+  /** Asks of the deliveries since the last tick, and whether any of them wanted a whole tick instead. */
+  private readonly asks: TickAsk[] = [];
+  private wholeTick = false;
+  /** The configuration of the latest tick: what a webhook is looked at under between ticks. */
+  private config: BosunConfig | undefined;
   private running: Promise<unknown> = Promise.resolve();
   /** The journal events this ticker wrote, newest last (bounded), for the dashboard's metrics. */
   readonly recentEvents: JournalEvent[] = [];
@@ -92,6 +101,40 @@ export class RepoTicker {
   /** A webhook said this issue's approval may have changed: its events are read at the next tick. */
   hint(n: number): void {
     this.hinted.add(n);
+    this.wholeTick = true;
+  }
+
+  /**
+   * What a webhook asks of the next heard tick, when that is all it asks (`TickAsk`): if every
+   * delivery folded into the tick asked, and the claim records show all of it answered, the tick
+   * reads nothing else. `asks` empty: the delivery wants a whole tick (the default for any tick).
+   */
+  ask(asks: readonly TickAsk[]): void {
+    if (asks.length === 0) this.wholeTick = true;
+    else this.asks.push(...asks);
+  }
+
+  /** Where item n's record stood when this process last read it, under the configuration of its last tick (no request; undefined: not known). */
+  lastSeenState(n: number): ClaimRecord["state"] | undefined {
+    const config = this.config;
+    return config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`)?.state;
+  }
+
+  /**
+   * The App's own gate run, from its webhook: its verdict is kept for the ticks (no read), and
+   * journalled here for an item this process last saw in review — a pass sets off no tick.
+   */
+  heardGate(run: GateCheckRun): void {
+    this.github.heardGate(run);
+    // Only on the head of the pull request the item's record names, as a tick reads it: the gate
+    // judges any pull request that says it closes the item, and only the item's own counts.
+    const config = this.config;
+    const gate = gateOfCheckRun(run, run.head_sha, normalizeLogin(this.options.botLogin));
+    const marker = parseGateCheckMarker(run.output?.summary);
+    const n = marker.ok ? Number(marker.marker.item) : Number.NaN;
+    const record = config !== undefined && Number.isInteger(n) && n > 0 ? this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`) : undefined;
+    if (config === undefined || gate === undefined || record?.pull === undefined || this.github.knownHead(record.pull) !== gate.sha) return;
+    journalGate(this.deps(config), this.memory, n, record, gate);
   }
 
   /** A webhook said pull requests or branches changed: the next tick lists them again. */
@@ -101,21 +144,33 @@ export class RepoTicker {
 
   /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */
   tick(config: BosunConfig, beforeApply?: (view: TickView) => Promise<void>, cause: TickCause = {}): Promise<TickReport> {
+    this.config = config;
     const next = this.running.catch(() => undefined).then(async () => {
       const heard = cause.heard === true;
       const jitter = heard ? (this.options.heardJitterMs ?? 0) * (this.options.random ?? Math.random)() : 0;
       if (jitter > 0) await (this.options.sleep ?? sleep)(jitter);
-      // Hints taken after the wait: what webhooks said meanwhile is read by this tick.
+      // Hints and asks taken after the wait: what webhooks said meanwhile is read by this tick.
       const hinted = new Set(this.hinted);
       this.hinted.clear();
+      // Only a heard tick whose every delivery asked something (and nothing more) may stop at the asks.
+      const whole = !heard || this.wholeTick;
+      const taken = [...this.asks];
+      const asks = whole ? [] : taken;
+      this.asks.length = 0;
+      this.wholeTick = false;
+      const putBack = (): void => {
+        for (const n of hinted) this.hinted.add(n);
+        this.asks.push(...taken);
+        this.wholeTick ||= whole;
+      };
       cause.onGather?.();
       try {
-        const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply);
+        const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
-        if (report.busy) for (const n of hinted) this.hinted.add(n);
+        if (report.busy) putBack();
         return report;
       } catch (err) {
-        for (const n of hinted) this.hinted.add(n);
+        putBack();
         throw err;
       }
     });

@@ -7,6 +7,8 @@ import { landEvent } from "../../../core/journal/land-event.js";
 import { taskClassOf } from "../../../core/metrics/task-class.js";
 import { planTick } from "../../../core/scheduler/plan-tick.js";
 import type { TickFacts } from "../../../core/scheduler/tick-facts.js";
+import type { GateFact } from "../../../core/engine/step-state.js";
+import { asksAnswered, type TickAsk } from "../../../core/scheduler/tick-ask.js";
 import type { TickPlan, TickView } from "../../../core/scheduler/tick-plan.js";
 import type { GitHubClaimStore } from "../github-claim-store.js";
 import { applyTick } from "./apply-tick.js";
@@ -43,6 +45,11 @@ export const newTickMemory = (): TickMemory => ({ gather: newGatherMemory(), see
 export interface TickReport {
   /** Other writers kept moving the claims under this tick (every attempt lost its compare-and-swap): it changed nothing. */
   readonly busy: boolean;
+  /**
+   * The claim records showed every ask of the webhooks that set this tick off already answered
+   * (`asksAnswered`): it read nothing else and wrote nothing; its view is empty.
+   */
+  readonly answered?: boolean;
   readonly view: TickView;
   readonly dispatched: readonly number[];
   /** Mirror writes that failed this tick (the next one repairs them). */
@@ -65,13 +72,18 @@ const SCREEN_ROUNDS = 3;
  * dashboard's busy/idle line is handed to `beforeApply`, so it is written first and decided from
  * the same facts. A batch lost to another writer means nothing happened: gather and plan again.
  */
-export async function runTick(deps: TickDeps, memory: TickMemory, hinted: ReadonlySet<number> = new Set(), beforeApply?: (view: TickView) => Promise<void>): Promise<TickReport> {
+export async function runTick(deps: TickDeps, memory: TickMemory, hinted: ReadonlySet<number> = new Set(), beforeApply?: (view: TickView) => Promise<void>, asks: readonly TickAsk[] = []): Promise<TickReport> {
   let lost = "";
   let conflict = true;
+  // A tick set off only to answer asks reads the claims first: another replica, or the land job,
+  // may have answered them all, and then nothing else needs reading.
+  let claims = asks.length > 0 ? await deps.store.listClaims() : undefined;
+  if (claims !== undefined && asksAnswered(asks, recordsOf(claims, deps.config.claims.ref_prefix), deps.config, deps.clock.now())) return { busy: false, answered: true, view: EMPTY_VIEW, dispatched: [], failures: [] };
   for (let attempt = 1; attempt <= (deps.attempts ?? ATTEMPTS); attempt++) {
     const now = deps.clock.now();
     const gatherInput = { github: deps.github, store: deps.store, config: deps.config, holder: deps.holder, botLogin: deps.botLogin, now, memory: memory.gather, hinted };
-    let facts = await gatherTick(gatherInput);
+    let facts = await gatherTick({ ...gatherInput, ...(claims === undefined ? {} : { claims }) });
+    claims = undefined;
     observe(deps, memory, facts);
     let plan: TickPlan = planTick(facts);
     for (let round = 1; round <= SCREEN_ROUNDS && plan.screen.length > 0; round++) {
@@ -91,7 +103,20 @@ export async function runTick(deps: TickDeps, memory: TickMemory, hinted: Readon
   }
   // A write that failed with nobody in the way (no permission, no updateRefs on this server) must be heard.
   if (!conflict) throw new Error(`the tick could not write its claims: ${lost}`);
-  return { busy: true, view: { idle: false, queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] }, dispatched: [], failures: [] };
+  return { busy: true, view: EMPTY_VIEW, dispatched: [], failures: [] };
+}
+
+/** The view of a tick that decided nothing (busy, or its asks already answered): not idle, nothing in it. */
+const EMPTY_VIEW: TickView = { idle: false, queue: [], inFlight: [], review: [], needsHuman: [], waiting: [], invalid: [], notes: [], landed: [] };
+
+/** Item number → the record Bosun wrote for it, from a listing of the claim refs. */
+function recordsOf(claims: ReadonlyArray<{ ref: string; record: ClaimRecord | undefined }>, prefix: string): Map<number, ClaimRecord> {
+  const out = new Map<number, ClaimRecord>();
+  for (const c of claims) {
+    const n = Number(c.ref.slice(prefix.length));
+    if (c.record !== undefined && c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) out.set(n, c.record);
+  }
+  return out;
 }
 
 /**
@@ -110,13 +135,19 @@ function observe(deps: TickDeps, memory: TickMemory, facts: TickFacts): void {
       emit(landEvent(String(item.n), r.epoch, { stop: landing.stop, ...(landing.evidence === undefined ? {} : { evidence: landing.evidence }), ...(landing.cost === undefined ? {} : { cost: landing.cost }) }, disposition));
     }
     memory.seen.set(item.n, r);
-    const gate = item.gate;
-    if (gate !== undefined && (r.state === "review" || r.state === "merged")) {
-      const key = `${item.n}:${gate.sha}:${gate.verdict}`;
-      if (!memory.gates.has(key)) {
-        memory.gates.add(key);
-        emit({ event: "GATE", item: String(item.n), class: taskClassOf({ claim_key: r.key }), sha: gate.sha, verdict: gate.verdict, by: "check-run" });
-      }
-    }
+    if (item.gate !== undefined) journalGate(deps, memory, item.n, r, item.gate);
   }
+}
+
+/**
+ * Journals the gate's verdict on an item in review, once per item, commit and verdict: read by a
+ * tick, or heard from the App's own check run's webhook (a pass sets off no tick, so the process
+ * that hears it journals it; `RepoTicker.heardGate`).
+ */
+export function journalGate(deps: Pick<TickDeps, "journal" | "clock">, memory: TickMemory, n: number, r: ClaimRecord, gate: GateFact): void {
+  if (r.state !== "review" && r.state !== "merged") return;
+  const key = `${n}:${gate.sha}:${gate.verdict}`;
+  if (memory.gates.has(key)) return;
+  memory.gates.add(key);
+  journalEmitter(deps.journal, deps.clock)({ event: "GATE", item: String(n), class: taskClassOf({ claim_key: r.key }), sha: gate.sha, verdict: gate.verdict, by: "check-run" });
 }

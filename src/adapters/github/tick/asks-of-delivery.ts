@@ -1,0 +1,31 @@
+import type { TickAsk } from "../../../core/scheduler/tick-ask.js";
+import { itemsOfRunTitle } from "../../../core/scheduler/stop-from-run.js";
+import { issuesOfPull } from "./issues-of-pull.js";
+import type { HeardPull } from "./tick-github.js";
+
+/** What of a delivery names what it asks of a tick. */
+export interface AskingDelivery {
+  readonly name: string;
+  readonly action?: string;
+  readonly workflow_run?: { readonly event?: string; readonly display_title?: string };
+  readonly pull_request?: HeardPull;
+}
+
+/**
+ * What a delivery asks of the tick it sets off, when that is all (`TickAsk`): a work run that ended
+ * asks that its items be landed (read from its run name, as the tick reads it, `bosun #<n> epoch
+ * <e>`); a pull request closed asks that the items it is for be past review. An empty answer: the
+ * delivery wants a whole tick. Anyone with write access can start a run of any name or close a pull
+ * request: an ask only ever lets a tick stop early when the claims show its work already done.
+ */
+export function asksOfDelivery(delivery: AskingDelivery): TickAsk[] {
+  if (delivery.name === "workflow_run" && delivery.workflow_run?.event === "workflow_dispatch") {
+    const items = itemsOfRunTitle(delivery.workflow_run.display_title ?? "");
+    if (items.some((i) => !/^[1-9]\d*$/.test(i.item))) return [];
+    return items.map((i) => ({ kind: "run-ended", n: Number(i.item), epoch: i.epoch }));
+  }
+  if (delivery.name === "pull_request" && delivery.action === "closed" && delivery.pull_request !== undefined) {
+    return [...issuesOfPull(delivery.pull_request)].map((n) => ({ kind: "pull-closed", n }));
+  }
+  return [];
+}
