@@ -126,7 +126,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string; conclusion?: string | null }; pull_request?: HeardPull; workflow_run?: { event?: string; display_title?: string } };
+  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number; updated_at?: string }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string; conclusion?: string | null }; pull_request?: HeardPull; workflow_run?: { event?: string; display_title?: string } };
   const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
@@ -139,12 +139,16 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
     // A closed issue has no approval to read: the tick reads any issue whose record is not final
     // and that the listing no longer shows.
-    if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number);
+    // An approval asks only that it be recorded: if another replica already did, the tick stops at the claims.
+    // (Under the configuration of the replica's last tick: before its first, the tick is whole.)
+    const readyLabel = entry.ticker.lastConfig?.labels.ready;
+    const [ask] = asksOfDelivery({ name: "issues", ...(payload.action === undefined ? {} : { action: payload.action }), issue: payload.issue, ...(payload.label === undefined ? {} : { label: payload.label }), ...(readyLabel === undefined ? {} : { readyLabel }) });
+    if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number, ask);
     // A close asks where the item's record stood at this replica's last read (no request): under
     // review or ended, the close leaves a tick nothing to do.
     const itemState = payload.action === "closed" ? entry.ticker.lastSeenState(payload.issue.number) : undefined;
     if (!ticksNow({ name: "issues", action: payload.action ?? "", ...(itemState === undefined ? {} : { itemState }) }, undefined)) return;
-    entry.ticker.ask([]);
+    if (ask === undefined) entry.ticker.ask([]);
     await entry.trigger.trigger(true);
   });
 

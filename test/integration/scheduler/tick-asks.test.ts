@@ -10,6 +10,7 @@ import { asksOfDelivery } from "../../../src/adapters/github/tick/asks-of-delive
 import type { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { workflowRunJson } from "../../fake-github/to-json-ci.js";
+import { isoTime } from "../../fake-github/clock.js";
 import { runItems } from "../../support/run-items.js";
 import { REPO, schedulerFixture } from "./scheduler-fixture.js";
 
@@ -105,6 +106,31 @@ describe("a webhook's asks, answered by the claim records", () => {
     const report = await heardTick(b.ticker);
     expect(report.answered).toBeUndefined();
     expect(fx.runsOf(third)).toHaveLength(1);
+  });
+
+  it("an approval another replica already recorded costs the replica that hears its label only the claims; a re-approval since is read whole", async () => {
+    const { fx, items, a, b, mark, routes, recordOf } = await setup();
+    const [, , third] = items as [number, number, number];
+    /** The `issues.labeled` delivery of the approval label, as the App's handler takes it (register-scheduler.ts). */
+    const hearLabel = async (t: RepoTicker, n: number): Promise<void> => {
+      const issue = fx.fake.repo(REPO).issues.get(n);
+      if (issue === undefined) throw new Error(`no issue #${n}`);
+      const [ask] = asksOfDelivery({ name: "issues", action: "labeled", label: { name: fx.config.labels.ready }, issue: { number: n, updated_at: isoTime(issue.updatedAt) }, readyLabel: fx.config.labels.ready });
+      t.hint(n, ask);
+    };
+    await a.tick();
+    await hearLabel(b.ticker, third);
+    let from = mark();
+    expect((await b.ticker.tick(fx.config, undefined, { heard: true })).answered).toBe(true);
+    expect(routes(from).filter((r) => !CLAIM_READS.has(r.replace(/^POST \/graphql.*/, "POST /graphql")))).toEqual([]);
+    // Withdrawn and given again, a second later: the record holds the older approval — whole.
+    fx.clock.advance(1_000);
+    await fx.reapprove(third);
+    await hearLabel(b.ticker, third);
+    from = mark();
+    expect((await b.ticker.tick(fx.config, undefined, { heard: true })).answered).toBeUndefined();
+    expect(routes(from).some((r) => r.endsWith("/events"))).toBe(true);
+    expect(recordOf(third)?.approval?.at).toBe(Math.floor(fx.clock.now() / 1000) * 1000);
   });
 
   it("a delivery that wants a whole tick, folded into the same tick, makes it whole; a sweep never stops at asks", async () => {

@@ -20,6 +20,7 @@ const unfrozen = (): ClaimRecord => {
 };
 const ended = (n: number, epoch = 1): TickAsk => ({ kind: "run-ended", n, epoch });
 const closed = (n: number): TickAsk => ({ kind: "pull-closed", n });
+const approved = (n: number, at: number): TickAsk => ({ kind: "approved", n, at });
 
 describe("asksAnswered", () => {
   it.each([
@@ -38,6 +39,10 @@ describe("asksAnswered", () => {
     ["answered, a slot free but the waiting item in its retry backoff", [ended(1)], [[1, record("review")], [3, record("released", { notBefore: NOW + 60_000 })]], true],
     ["answered, a slot free but the waiting item froze no brief (it waits for a re-approval)", [ended(1)], [[1, record("review")], [3, unfrozen()]], true],
     ["one of two asks not answered", [ended(1), closed(2)], [[1, record("review")], [2, record("review")]], false],
+    ["an approval recorded, given at that second (the pool full)", [approved(1, NOW - 5_000)], [[1, record("approved", { approval: { id: 7, by: "mona", at: NOW - 5_000 } })], [2, record("held")], [4, record("held")]], true],
+    ["an approval recorded and already granted", [approved(1, NOW - 5_000)], [[1, record("held", { approval: { id: 7, by: "mona", at: NOW - 5_000 } })]], true],
+    ["only an older approval recorded (a re-approval not taken in)", [approved(1, NOW - 5_000)], [[1, record("approved", { approval: { id: 6, by: "mona", at: NOW - 60_000 } })]], false],
+    ["no record yet of the approval", [approved(1, NOW - 5_000)], [], false],
   ] as const)("%s → %s", (_what, asks, entries, expected) => {
     expect(asksAnswered(asks, records(entries), config, NOW)).toBe(expected);
   });
@@ -55,6 +60,10 @@ describe("asksOfDelivery", () => {
     ["a pull request closed: its closing keyword and its branch", { name: "pull_request", action: "closed", pull_request: pull({ body: "Fixes #8" }) }, [closed(8), closed(3)]],
     ["a pull request reopened: a whole tick", { name: "pull_request", action: "reopened", pull_request: pull() }, []],
     ["a check run: a whole tick", { name: "check_run", action: "completed" }, []],
+    ["the approval label added (any case)", { name: "issues", action: "labeled", label: { name: "Bosun:Ready" }, issue: { number: 5, updated_at: "2026-12-03T12:00:00Z" }, readyLabel: "bosun:ready" }, [approved(5, Date.UTC(2026, 11, 3, 12))]],
+    ["another label added: a whole tick", { name: "issues", action: "labeled", label: { name: "bug" }, issue: { number: 5, updated_at: "2026-12-03T12:00:00Z" }, readyLabel: "bosun:ready" }, []],
+    ["the approval label removed: a whole tick", { name: "issues", action: "unlabeled", label: { name: "bosun:ready" }, issue: { number: 5, updated_at: "2026-12-03T12:00:00Z" }, readyLabel: "bosun:ready" }, []],
+    ["an issue with no time: a whole tick", { name: "issues", action: "labeled", label: { name: "bosun:ready" }, issue: { number: 5 }, readyLabel: "bosun:ready" }, []],
   ] as const)("%s", (_what, delivery, expected) => {
     expect(asksOfDelivery(delivery)).toEqual(expected);
   });

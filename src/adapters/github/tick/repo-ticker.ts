@@ -24,6 +24,7 @@ import { GitHubClaimStore } from "../github-claim-store.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { journalGate, newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
 import { gateOfCheckRun, type GateCheckRun } from "./gate-of-check-run.js";
+import { HeardSinceTick } from "./heard-since-tick.js";
 import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
 import { normalizeLogin } from "../../../core/separation/identity.js";
 import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
@@ -49,12 +50,15 @@ export class RepoTicker {
   readonly github: TickGitHub;
   private readonly refs;
   private readonly memory = newTickMemory();
-  private readonly hinted = new Set<number>();
-  /** Asks of the deliveries since the last tick, and whether any of them wanted a whole tick instead. */
-  private readonly asks: TickAsk[] = [];
-  private wholeTick = false;
+  /** What webhooks said since the last tick. */
+  private readonly heard = new HeardSinceTick();
   /** The configuration of the latest tick: what a webhook is looked at under between ticks. */
   private config: BosunConfig | undefined;
+
+  /** The configuration the latest tick ran under (undefined before the first). */
+  get lastConfig(): BosunConfig | undefined {
+    return this.config;
+  }
   private running: Promise<unknown> = Promise.resolve();
   /** The journal events this ticker wrote, newest last (bounded), for the dashboard's metrics. */
   readonly recentEvents: JournalEvent[] = [];
@@ -98,20 +102,14 @@ export class RepoTicker {
     };
   }
 
-  /** A webhook said this issue's approval may have changed: its events are read at the next tick. */
-  hint(n: number): void {
-    this.hinted.add(n);
-    this.wholeTick = true;
+  /** A webhook said this issue's approval may have changed (`HeardSinceTick.hint`): its events are read at the next tick. */
+  hint(n: number, ask?: TickAsk): void {
+    this.heard.hint(n, ask);
   }
 
-  /**
-   * What a webhook asks of the next heard tick, when that is all it asks (`TickAsk`): if every
-   * delivery folded into the tick asked, and the claim records show all of it answered, the tick
-   * reads nothing else. `asks` empty: the delivery wants a whole tick (the default for any tick).
-   */
+  /** What a webhook asks of the next heard tick, when that is all it asks (`HeardSinceTick.ask`; empty: a whole tick). */
   ask(asks: readonly TickAsk[]): void {
-    if (asks.length === 0) this.wholeTick = true;
-    else this.asks.push(...asks);
+    this.heard.ask(asks);
   }
 
   /** Where item n's record stood when this process last read it, under the configuration of its last tick (no request; undefined: not known). */
@@ -150,19 +148,7 @@ export class RepoTicker {
       const jitter = heard ? (this.options.heardJitterMs ?? 0) * (this.options.random ?? Math.random)() : 0;
       if (jitter > 0) await (this.options.sleep ?? sleep)(jitter);
       // Hints and asks taken after the wait: what webhooks said meanwhile is read by this tick.
-      const hinted = new Set(this.hinted);
-      this.hinted.clear();
-      // Only a heard tick whose every delivery asked something (and nothing more) may stop at the asks.
-      const whole = !heard || this.wholeTick;
-      const taken = [...this.asks];
-      const asks = whole ? [] : taken;
-      this.asks.length = 0;
-      this.wholeTick = false;
-      const putBack = (): void => {
-        for (const n of hinted) this.hinted.add(n);
-        this.asks.push(...taken);
-        this.wholeTick ||= whole;
-      };
+      const { hinted, asks, putBack } = this.heard.take(heard);
       cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
