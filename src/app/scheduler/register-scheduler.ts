@@ -204,6 +204,9 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       const entry = await forRepo(octokit, owner, repo, defaultBranch);
       // A sweep right after a tick this process made finds what that tick found: it is skipped.
       if (unlessReadWithinMs !== undefined && performance.now() - entry.readAt < unlessReadWithinMs) return;
+      // A sweep that folds into a heard tick (one waiting its jittered moment, or the one queued
+      // after the running tick) must still make it whole: the asks of a webhook never stop it.
+      entry.ticker.ask([]);
       await entry.trigger.trigger();
     },
     ticker: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker,
