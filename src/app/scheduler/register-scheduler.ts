@@ -184,8 +184,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
       else entry.ticker.github.heardPull(payload.pull_request);
     }
-    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
-    if (!ticks) return;
+    const journalled = context.name === "check_run" && payload.check_run !== undefined && entry.ticker.heardGate(payload.check_run);
+    // A verdict this replica could not journal (it has not read the item in review, or its pull
+    // request's head) is read by a tick: no other tick may read it before a merge ends the review.
+    if (!ticks && !(context.name === "check_run" && payload.check_run?.status === "completed" && !journalled)) return;
     // A run that ended or a pull request closed asks for its items' landing only: if another
     // replica (or the land job) already recorded it, the tick stops at the claims (`asksAnswered`).
     entry.ticker.ask(asksOfDelivery({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), ...(payload.workflow_run === undefined ? {} : { workflow_run: payload.workflow_run }), ...(payload.pull_request === undefined ? {} : { pull_request: payload.pull_request }) }));
