@@ -119,7 +119,7 @@ export interface TickReads {
    * what was known of that commit; anyone else's run changes nothing.
    */
   heardGate(run: GateCheckRun): void;
-  /** The head of pull request `number` as the listing or a webhook since last showed it, without a request (undefined: not known). */
+  /** The head of pull request `number` as a listing still fresh (or a webhook since) shows it, without a request (undefined: not known). */
   knownHead(number: number): string | undefined;
   /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
   evidence(n: number, neverClaimed: boolean): Promise<string | null>;
