@@ -154,4 +154,18 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     c.ticker.heardGate(gateRun(first, old, "fail"));
     expect(gates(c.journal)).toEqual([]);
   });
+
+  it("an older gate run's verdict delivered after a newer one's is not journalled over it", async () => {
+    const { fx, items, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const { pull } = await runEnds(first);
+    const c = fx.replica("replica-c");
+    await c.tick();
+    // The gate failed (could not check, say) and was re-run, passing; GitHub delivers the re-run's end first.
+    const older = gateRun(first, pull.headSha, "fail");
+    const newer = gateRun(first, pull.headSha, "pass");
+    expect(c.ticker.heardGate(newer)).toBe(true);
+    c.ticker.heardGate(older);
+    expect(gates(c.journal)).toEqual([`${first} pass ${pull.headSha}`]);
+  });
 });

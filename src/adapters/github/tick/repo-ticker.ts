@@ -127,7 +127,9 @@ export class RepoTicker {
    * here), a tick must read it, or a merge that comes first leaves it out of the fleet metrics.
    */
   heardGate(run: GateCheckRun): boolean {
-    this.github.heardGate(run);
+    // An older run delivered after a newer one (webhooks come in any order) is not the verdict: a
+    // tick reads the newest, and journalling this one would make it the item's latest GATE.
+    if (!this.github.heardGate(run)) return false;
     // Only on the head of the pull request the item's record names, as a tick reads it: the gate
     // judges any pull request that says it closes the item, and only the item's own counts.
     const config = this.config;
