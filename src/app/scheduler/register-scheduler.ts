@@ -188,8 +188,10 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
       else entry.ticker.github.heardPull(payload.pull_request);
     }
-    if (context.name === "check_run" && payload.check_run !== undefined) entry.ticker.heardGate(payload.check_run);
-    if (!ticks) return;
+    const journalled = context.name === "check_run" && payload.check_run !== undefined && entry.ticker.heardGate(payload.check_run);
+    // A verdict this replica could not journal (it has not read the item in review, or its pull
+    // request's head) is read by a tick: no other tick may read it before a merge ends the review.
+    if (!ticks && !(context.name === "check_run" && payload.check_run?.status === "completed" && !journalled)) return;
     // A run that ended or a pull request closed asks for its items' landing only: if another
     // replica (or the land job) already recorded it, the tick stops at the claims (`asksAnswered`).
     entry.ticker.ask(asksOfDelivery({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), ...(payload.workflow_run === undefined ? {} : { workflow_run: payload.workflow_run }), ...(payload.pull_request === undefined ? {} : { pull_request: payload.pull_request }) }));
@@ -208,6 +210,9 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       const entry = await forRepo(octokit, owner, repo, defaultBranch);
       // A sweep right after a tick this process made finds what that tick found: it is skipped.
       if (unlessReadWithinMs !== undefined && performance.now() - entry.readAt < unlessReadWithinMs) return;
+      // A sweep that folds into a heard tick (one waiting its jittered moment, or the one queued
+      // after the running tick) must still make it whole: the asks of a webhook never stop it.
+      entry.ticker.ask([]);
       await entry.trigger.trigger();
     },
     ticker: async (octokit, owner, repo, defaultBranch) => (await forRepo(octokit, owner, repo, defaultBranch)).ticker,

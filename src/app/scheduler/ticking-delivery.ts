@@ -48,7 +48,8 @@ export function ticksNow(delivery: Delivery, config: BosunConfig | undefined): b
       return TICKING_RUN_EVENTS.has(delivery.runEvent ?? "");
     case "check_run":
       // A pass decides nothing: the item waits for separation and a merge, people's moves, whose
-      // own webhooks tick (`decide-review.ts`). The verdict is kept for the next tick all the same.
+      // own webhooks tick (`decide-review.ts`). The verdict is kept for the next tick all the same
+      // (the handler still ticks when the replica could not journal it: `RepoTicker.heardGate`).
       return delivery.checkStatus === "completed" && delivery.checkConclusion !== "success";
     case "issues":
       return delivery.action !== "closed" || !CLOSE_CHANGES_NOTHING.has(delivery.itemState ?? "");

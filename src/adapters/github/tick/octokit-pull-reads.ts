@@ -162,14 +162,15 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     heardGate(run) {
       // Only the App's own runs move anything: anyone with write access can post a check run of
       // that name, and its webhook must not cost a read, let alone set a verdict.
-      if (!isBosunsRun(run, bot)) return;
+      if (!isBosunsRun(run, bot)) return false;
       const known = gates.get(run.head_sha);
       // Deliveries come in any order: an older run's end never overwrites a newer run's verdict,
       // and an older view of a run (created, delivered after its completion) changes nothing.
-      if (known !== undefined && (run.id < known.id || (run.id === known.id && run.status !== "completed"))) return;
+      if (known !== undefined && (run.id < known.id || (run.id === known.id && run.status !== "completed"))) return false;
       // A run started (a re-run), or one whose text says nothing: no verdict on this head for now,
       // read after the pending age if its end is not heard.
       remember(run.head_sha, { id: run.id, at: now(), verdict: gateOfCheckRun(run, run.head_sha, bot) });
+      return true;
     },
 
     async evidence(n, neverClaimed) {
@@ -193,6 +194,8 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     },
 
     knownHead(number) {
+      // Only from a listing the ticks would still use: an older one may show a head since pushed over.
+      if (!fresh("pulls")) return undefined;
       return [...pullLinks.values()].flat().find((p) => p.number === number)?.head;
     },
 

@@ -120,10 +120,14 @@ export class RepoTicker {
 
   /**
    * The App's own gate run, from its webhook: its verdict is kept for the ticks (no read), and
-   * journalled here for an item this process last saw in review — a pass sets off no tick.
+   * journalled here for an item this process last saw in review — a pass sets off no tick. Answers
+   * whether the verdict is journalled: if not (the record or the pull request's head not known
+   * here), a tick must read it, or a merge that comes first leaves it out of the fleet metrics.
    */
-  heardGate(run: GateCheckRun): void {
-    this.github.heardGate(run);
+  heardGate(run: GateCheckRun): boolean {
+    // An older run delivered after a newer one (webhooks come in any order) is not the verdict: a
+    // tick reads the newest, and journalling this one would make it the item's latest GATE.
+    if (!this.github.heardGate(run)) return false;
     // Only on the head of the pull request the item's record names, as a tick reads it: the gate
     // judges any pull request that says it closes the item, and only the item's own counts.
     const config = this.config;
@@ -131,8 +135,8 @@ export class RepoTicker {
     const marker = parseGateCheckMarker(run.output?.summary);
     const n = marker.ok ? Number(marker.marker.item) : Number.NaN;
     const record = config !== undefined && Number.isInteger(n) && n > 0 ? this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`) : undefined;
-    if (config === undefined || gate === undefined || record?.pull === undefined || this.github.knownHead(record.pull) !== gate.sha) return;
-    journalGate(this.deps(config), this.memory, n, record, gate);
+    if (config === undefined || gate === undefined || record?.pull === undefined || this.github.knownHead(record.pull) !== gate.sha) return false;
+    return journalGate(this.deps(config), this.memory, n, record, gate);
   }
 
   /** A webhook said pull requests or branches changed: the next tick lists them again. */

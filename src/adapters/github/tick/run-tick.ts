@@ -142,12 +142,14 @@ function observe(deps: TickDeps, memory: TickMemory, facts: TickFacts): void {
 /**
  * Journals the gate's verdict on an item in review, once per item, commit and verdict: read by a
  * tick, or heard from the App's own check run's webhook (a pass sets off no tick, so the process
- * that hears it journals it; `RepoTicker.heardGate`).
+ * that hears it journals it; `RepoTicker.heardGate`). Answers whether the verdict is in the
+ * journal (written now or before by this process).
  */
-export function journalGate(deps: Pick<TickDeps, "journal" | "clock">, memory: TickMemory, n: number, r: ClaimRecord, gate: GateFact): void {
-  if (r.state !== "review" && r.state !== "merged") return;
+export function journalGate(deps: Pick<TickDeps, "journal" | "clock">, memory: TickMemory, n: number, r: ClaimRecord, gate: GateFact): boolean {
+  if (r.state !== "review" && r.state !== "merged") return false;
   const key = `${n}:${gate.sha}:${gate.verdict}`;
-  if (memory.gates.has(key)) return;
+  if (memory.gates.has(key)) return true;
   memory.gates.add(key);
   journalEmitter(deps.journal, deps.clock)({ event: "GATE", item: String(n), class: taskClassOf({ claim_key: r.key }), sha: gate.sha, verdict: gate.verdict, by: "check-run" });
+  return true;
 }

@@ -116,10 +116,11 @@ export interface TickReads {
   /**
    * A `check_run` webhook for the gate (its payload signed by GitHub with the webhook secret, its
    * `app` set by GitHub): the App's own completed verdict is taken as read; its started run drops
-   * what was known of that commit; anyone else's run changes nothing.
+   * what was known of that commit; anyone else's run changes nothing. Answers whether the run is
+   * now what is known of its commit (false: not the App's, or older than a run already known).
    */
-  heardGate(run: GateCheckRun): void;
-  /** The head of pull request `number` as the listing or a webhook since last showed it, without a request (undefined: not known). */
+  heardGate(run: GateCheckRun): boolean;
+  /** The head of pull request `number` as a listing still fresh (or a webhook since) shows it, without a request (undefined: not known). */
   knownHead(number: number): string | undefined;
   /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
   evidence(n: number, neverClaimed: boolean): Promise<string | null>;
