@@ -203,7 +203,8 @@ try {
     for (const t of fleet.filter((r) => woken.has(r))) {
       const at = f.fake.accounting.log.length;
       const report = await t.tick(f.config, undefined, { heard: true });
-      lastRead.set(t, f.clock.now());
+      // As register-scheduler.ts: only a tick that read it all and wrote what it planned lets the sweep skip.
+      if (!report.busy && report.answered !== true) lastRead.set(t, f.clock.now());
       heardCount++;
       if (report.busy) busy++;
       const made = f.fake.accounting.log.slice(at);
