@@ -45,7 +45,9 @@ import { runItems } from "../test/support/run-items.js";
 import { ticksNow, type Delivery } from "../src/app/scheduler/ticking-delivery.js";
 import type { HeardPull } from "../src/adapters/github/tick/tick-github.js";
 import { pullJson } from "../test/fake-github/to-json-pull.js";
-import { workflowRunJson } from "../test/fake-github/to-json-ci.js";
+import { checkRunJson, workflowRunJson } from "../test/fake-github/to-json-ci.js";
+import type { CheckRunRecord } from "../test/fake-github/state.js";
+import type { GateCheckRun } from "../src/adapters/github/tick/gate-of-check-run.js";
 import { issueJson } from "../test/fake-github/to-json-issue.js";
 import { asksOfDelivery, type AskingDelivery } from "../src/adapters/github/tick/asks-of-delivery.js";
 
@@ -179,9 +181,16 @@ try {
         // The gate workflow posts its verdict as the App (its requests are the gate's, not counted here).
         const id = f.fake.state.nextId++;
         const summary = `${renderGateCheckMarker({ v: 1, item: String(n), brief: r.briefHash ?? null, verdict: "pass", sha: pull.headSha })}\npass`;
-        repo.checkRuns.set(id, { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" });
-        // Its check_run webhook, as the App's handler passes it on (register-scheduler.ts).
-        deliver({ name: "check_run", checkStatus: "completed", checkConclusion: "success" }, (t) => t.heardGate({ id, head_sha: pull.headSha, status: "completed", app: { slug: "bosun" }, output: { title: "pass", summary } }));
+        const run: CheckRunRecord = { id, name: "bosun/gate", headSha: pull.headSha, status: "completed", conclusion: "success", startedAt: f.clock.now(), completedAt: f.clock.now(), externalId: "", detailsUrl: null, output: { title: "pass", summary, text: null, annotationsCount: 0 }, annotations: [], appId: 42, appSlug: "bosun" };
+        repo.checkRuns.set(id, run);
+        // Its check_run webhook (GitHub's payload, the open pull requests on its head listed), as the
+        // App's handler takes it (register-scheduler.ts): a pass sets off no tick, unless the replica
+        // cannot place it on the item's review yet — then a tick that reads the claim records.
+        const listener = hearer();
+        if (listener !== undefined && listener.heardGate(checkRunJson(f.fake.state, repo, run) as unknown as GateCheckRun) === "unplaced" && webhookTicks) {
+          listener.ask([{ kind: "records" }]);
+          woken.add(listener);
+        }
       } else if (!pull.merged) {
         // The maintainer merges what passed (played on the fake's state as its merge route writes
         // it, `updated_at` moved with the state: the merge is not the App's).

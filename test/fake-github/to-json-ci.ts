@@ -28,8 +28,19 @@ export function checkRunJson(state: FakeState, repo: RepoState, run: CheckRunRec
     name: run.name,
     check_suite: { id: run.id },
     app: run.appId === null ? null : appJson(state, run.appId),
-    pull_requests: [],
+    pull_requests: checkPulls(state, repo, run.headSha),
   };
+}
+
+/**
+ * The open pull requests of the repository itself (not from forks) whose head is the check's
+ * commit, in GitHub's minimal form ("pull_requests" of a check run, REST "Get a check run").
+ */
+function checkPulls(state: FakeState, repo: RepoState, sha: string): Array<Record<string, unknown>> {
+  const side = (ref: string, at: string) => ({ ref, sha: at, repo: { id: repo.id, url: repoUrl(state, repo), name: repo.name } });
+  return [...repo.pulls.values()]
+    .filter((p) => p.headSha === sha && p.headRepo === undefined && repo.issues.get(p.number)?.state === "open")
+    .map((p) => ({ id: p.number, number: p.number, url: `${repoUrl(state, repo)}/pulls/${p.number}`, head: side(p.headRef, p.headSha), base: side(p.baseRef, p.baseSha) }));
 }
 
 function statusCommon(state: FakeState, repo: RepoState, status: StatusRecord) {

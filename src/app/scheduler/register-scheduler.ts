@@ -188,10 +188,16 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
       if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
       else entry.ticker.github.heardPull(payload.pull_request);
     }
-    const journalled = context.name === "check_run" && payload.check_run !== undefined && entry.ticker.heardGate(payload.check_run);
-    // A verdict this replica could not journal (it has not read the item in review, or its pull
-    // request's head) is read by a tick: no other tick may read it before a merge ends the review.
-    if (!ticks && !(context.name === "check_run" && payload.check_run?.status === "completed" && !journalled)) return;
+    // The App's own verdict is kept for the ticks and journalled where this replica can place it on
+    // the item's review; one it cannot place yet asks a tick to read the claim records (a pass sets
+    // off no tick otherwise, and a merge may end the review before any tick reads the verdict).
+    const heard = context.name === "check_run" && payload.check_run !== undefined ? entry.ticker.heardGate(payload.check_run) : "ignored";
+    if (!ticks && heard === "unplaced") {
+      entry.ticker.ask([{ kind: "records" }]);
+      await entry.trigger.trigger(true);
+      return;
+    }
+    if (!ticks) return;
     // A run that ended or a pull request closed asks for its items' landing only: if another
     // replica (or the land job) already recorded it, the tick stops at the claims (`asksAnswered`).
     entry.ticker.ask(asksOfDelivery({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), ...(payload.workflow_run === undefined ? {} : { workflow_run: payload.workflow_run }), ...(payload.pull_request === undefined ? {} : { pull_request: payload.pull_request }) }));

@@ -6,12 +6,14 @@ import type { BosunConfig } from "../config/bosun-config.js";
  * - `run-ended`: the App's work run for item `n` at `epoch` ended — its claim must be landed;
  * - `pull-closed`: a pull request linked to item `n` closed — its review must be taken in;
  * - `approved`: the approval label went on issue `n` at `at` (GitHub's time, whole seconds) — an
- *   approval that recent must be recorded (a refused or withdrawn one leaves none: a whole tick).
+ *   approval that recent must be recorded (a refused or withdrawn one leaves none: a whole tick);
+ * - `records`: only the claim records are wanted (to place a gate verdict the replica heard on the
+ *   item in review: `RepoTicker.heardGate`) — answered by reading them.
  * The ended run also frees a pool's slot, so every ask also asks that no slot stays free while an
  * item waits. Other deliveries (an approval, a gate's failure, a comment, a sweep) ask for a whole
  * tick and carry no ask.
  */
-export type TickAsk = { readonly kind: "run-ended"; readonly n: number; readonly epoch: number } | { readonly kind: "pull-closed"; readonly n: number } | { readonly kind: "approved"; readonly n: number; readonly at: number };
+export type TickAsk = { readonly kind: "run-ended"; readonly n: number; readonly epoch: number } | { readonly kind: "pull-closed"; readonly n: number } | { readonly kind: "approved"; readonly n: number; readonly at: number } | { readonly kind: "records" };
 
 /** Where a record stands after its pull request's close was taken in (or it never waited for one). */
 const PAST_REVIEW: ReadonlySet<ClaimRecord["state"]> = new Set(["approved", "released", "settled", "withdrawn", "invalid", "merged"]);
@@ -28,6 +30,7 @@ const PAST_REVIEW: ReadonlySet<ClaimRecord["state"]> = new Set(["approved", "rel
 export function asksAnswered(asks: readonly TickAsk[], records: ReadonlyMap<number, ClaimRecord>, config: BosunConfig, now: number): boolean {
   if (asks.length === 0) return false;
   for (const ask of asks) {
+    if (ask.kind === "records") continue;
     const r = records.get(ask.n);
     if (ask.kind === "run-ended" && (r === undefined || (r.state === "held" && r.epoch === ask.epoch))) return false;
     if (ask.kind === "pull-closed" && r !== undefined && !PAST_REVIEW.has(r.state)) return false;

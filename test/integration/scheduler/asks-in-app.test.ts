@@ -164,7 +164,7 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     // The gate failed (could not check, say) and was re-run, passing; GitHub delivers the re-run's end first.
     const older = gateRun(first, pull.headSha, "fail");
     const newer = gateRun(first, pull.headSha, "pass");
-    expect(c.ticker.heardGate(newer)).toBe(true);
+    expect(c.ticker.heardGate(newer)).toBe("journalled");
     c.ticker.heardGate(older);
     expect(gates(c.journal)).toEqual([`${first} pass ${pull.headSha}`]);
   });

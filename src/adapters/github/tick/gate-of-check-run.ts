@@ -9,6 +9,8 @@ export interface GateCheckRun {
   readonly status: string | null;
   readonly app?: { readonly slug?: string | null } | null;
   readonly output?: { readonly title?: string | null; readonly summary?: string | null } | null;
+  /** The repository's own open pull requests whose head is this commit, as GitHub lists them in the payload. */
+  readonly pull_requests?: ReadonlyArray<{ readonly number: number; readonly head: { readonly sha: string } }> | null;
 }
 
 /**

@@ -35,6 +35,8 @@ export type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
 export type HeldItem = { readonly ok: true; readonly record: ClaimRecord; readonly token: ClaimToken; readonly brief: Brief; readonly title: string } | { readonly ok: false; readonly problem: string };
 
+/** The most heard gate verdicts kept for the next tick to place. */
+const UNPLACED_KEPT = 100;
 const RECENT_EVENTS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,6 +54,8 @@ export class RepoTicker {
   private readonly memory = newTickMemory();
   /** What webhooks said since the last tick. */
   private readonly heard = new HeardSinceTick();
+  /** Gate verdicts heard on an item this process did not yet know in review (`heardGate`). */
+  private readonly unplaced: GateCheckRun[] = [];
   /** The configuration of the latest tick: what a webhook is looked at under between ticks. */
   private config: BosunConfig | undefined;
 
@@ -120,23 +124,38 @@ export class RepoTicker {
 
   /**
    * The App's own gate run, from its webhook: its verdict is kept for the ticks (no read), and
-   * journalled here for an item this process last saw in review — a pass sets off no tick. Answers
-   * whether the verdict is journalled: if not (the record or the pull request's head not known
-   * here), a tick must read it, or a merge that comes first leaves it out of the fleet metrics.
+   * journalled here as the item's `GATE` when this process knows the item in review and the run is
+   * on its pull request's head — a pass sets off no tick, and a merge may end the review before any
+   * tick reads it. "unplaced": not known here yet; the next tick (one that reads the claim records
+   * suffices: ask `records`) places it. "ignored": not the App's, or older than the verdict known.
    */
-  heardGate(run: GateCheckRun): boolean {
+  heardGate(run: GateCheckRun): "journalled" | "unplaced" | "ignored" {
     // An older run delivered after a newer one (webhooks come in any order) is not the verdict: a
     // tick reads the newest, and journalling this one would make it the item's latest GATE.
-    if (!this.github.heardGate(run)) return false;
-    // Only on the head of the pull request the item's record names, as a tick reads it: the gate
-    // judges any pull request that says it closes the item, and only the item's own counts.
+    if (!this.github.heardGate(run)) return "ignored";
+    const placed = this.placeGate(run);
+    if (placed !== "unplaced") return placed;
+    this.unplaced.push(run);
+    if (this.unplaced.length > UNPLACED_KEPT) this.unplaced.splice(0, this.unplaced.length - UNPLACED_KEPT);
+    return "unplaced";
+  }
+
+  /** Journals a heard verdict if this process knows the item in review on that head (see `heardGate`). */
+  private placeGate(run: GateCheckRun): "journalled" | "unplaced" | "ignored" {
     const config = this.config;
     const gate = gateOfCheckRun(run, run.head_sha, normalizeLogin(this.options.botLogin));
     const marker = parseGateCheckMarker(run.output?.summary);
     const n = marker.ok ? Number(marker.marker.item) : Number.NaN;
-    const record = config !== undefined && Number.isInteger(n) && n > 0 ? this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`) : undefined;
-    if (config === undefined || gate === undefined || record?.pull === undefined || this.github.knownHead(record.pull) !== gate.sha) return false;
-    return journalGate(this.deps(config), this.memory, n, record, gate);
+    if (gate === undefined || !Number.isInteger(n) || n <= 0) return "ignored";
+    const record = config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`);
+    if (config === undefined || record?.pull === undefined || (record.state !== "review" && record.state !== "merged")) return "unplaced";
+    // Only on the head of the pull request the item's record names: the gate judges any pull request
+    // that says it closes the item. The payload (signed) lists the open pull requests on its commit.
+    const pull = record.pull;
+    const head = run.pull_requests?.find((p) => p.number === pull)?.head.sha ?? this.github.knownHead(pull);
+    if (head !== gate.sha) return "unplaced";
+    journalGate(this.deps(config), this.memory, n, record, gate);
+    return "journalled";
   }
 
   /** A webhook said pull requests or branches changed: the next tick lists them again. */
@@ -156,6 +175,8 @@ export class RepoTicker {
       cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
+        // The records are read now: verdicts heard before them are placed, or were not the item's review.
+        for (const run of this.unplaced.splice(0)) this.placeGate(run);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
         if (report.busy) putBack();
         return report;
