@@ -155,6 +155,30 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     expect(gates(c.journal)).toEqual([]);
   });
 
+  it("a pull request of another repository that the run's payload lists under the item's pull request's number is not the item's", async () => {
+    const { fx, items, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const { pull } = await runEnds(first);
+    const c = fx.replica("replica-c");
+    await c.tick();
+    // The agent opens another pull request saying it closes the item, on a commit of its own, and the
+    // gate judges it. GitHub's payload also lists pull requests of other repositories whose head is
+    // this commit: one the agent opened in its fork, from this repository's branch, numbered as the item's.
+    const other = fx.fake.addPull(REPO, { head: "agent-x", base: "main", body: `Closes #${first}`, user: "agent" });
+    const sha = "ab".repeat(20);
+    const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+    const fork = `${fx.fake.state.baseUrl}/repos/agent/app`;
+    const run = {
+      ...gateRun(first, sha, "pass"),
+      pull_requests: [
+        { number: other.number, head: { sha, repo: { url: mine } }, base: { repo: { url: mine } } },
+        { number: pull.number, head: { sha, repo: { url: mine } }, base: { repo: { url: fork } } },
+      ],
+    };
+    c.ticker.heardGate(run);
+    expect(gates(c.journal)).toEqual([]);
+  });
+
   it("an older gate run's verdict delivered after a newer one's is not journalled over it", async () => {
     const { fx, items, runEnds, gateRun, gates } = await setup();
     const [first] = items as [number, number, number];

@@ -150,9 +150,12 @@ export class RepoTicker {
     const record = config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`);
     if (config === undefined || record?.pull === undefined || (record.state !== "review" && record.state !== "merged")) return "unplaced";
     // Only on the head of the pull request the item's record names: the gate judges any pull request
-    // that says it closes the item. The payload (signed) lists the open pull requests on its commit.
+    // that says it closes the item. The payload (signed) lists the open pull requests on its commit,
+    // other repositories' among them (numbered in their own repository): only this one's count.
     const pull = record.pull;
-    const head = run.pull_requests?.find((p) => p.number === pull)?.head.sha ?? this.github.knownHead(pull);
+    const own = `/repos/${this.options.owner}/${this.options.repo}`.toLowerCase();
+    const listed = run.pull_requests?.find((p) => p.number === pull && (p.base?.repo?.url ?? "").toLowerCase().endsWith(own));
+    const head = listed?.head.sha ?? this.github.knownHead(pull);
     if (head !== gate.sha) return "unplaced";
     journalGate(this.deps(config), this.memory, n, record, gate);
     return "journalled";
