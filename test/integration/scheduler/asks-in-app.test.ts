@@ -179,6 +179,32 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     expect(gates(c.journal)).toEqual([]);
   });
 
+  it("a gate pass heard while a tick runs, on an item that tick read before its review, is placed by the records tick it asks for", async () => {
+    const { fx, items, a, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const c = fx.replica("replica-c");
+    let head = "";
+    let number = 0;
+    // C's tick has read the item held; before it writes, the land job records the review, A grants
+    // the freed slot, and the gate passes on the pull request's head: C hears it and asks for a tick
+    // that reads the records (as the App's handler does).
+    await c.ticker.tick(fx.config, async () => {
+      const { pull } = await runEnds(first);
+      await a.ticker.tick(fx.config);
+      head = pull.headSha;
+      number = pull.number;
+      const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+      c.ticker.heardGate({ ...gateRun(first, head, "pass"), pull_requests: [{ number, head: { sha: head }, base: { repo: { url: mine } } }] });
+      c.ticker.ask([{ kind: "records" }]);
+    });
+    // The tick it asked for reads the records (every slot taken: it stops there).
+    expect((await c.ticker.tick(fx.config, undefined, { heard: true })).answered).toBe(true);
+    // A person merges; C's next tick takes the merge in.
+    await fx.maintainer.pulls.merge({ owner: "acme", repo: "app", pull_number: number });
+    await c.tick();
+    expect(gates(c.journal)).toEqual([`${first} pass ${head}`]);
+  });
+
   it("an older gate run's verdict delivered after a newer one's is not journalled over it", async () => {
     const { fx, items, runEnds, gateRun, gates } = await setup();
     const [first] = items as [number, number, number];

@@ -175,16 +175,21 @@ export class RepoTicker {
       if (jitter > 0) await (this.options.sleep ?? sleep)(jitter);
       // Hints and asks taken after the wait: what webhooks said meanwhile is read by this tick.
       const { hinted, asks, putBack } = this.heard.take(heard);
+      // Only verdicts heard before this tick reads the records are placed after it: one heard while
+      // it runs may be on a review those records predate, and waits for the tick it asked for.
+      const toPlace = this.unplaced.splice(0);
       cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
         // The records are read now: verdicts heard before them are placed, or were not the item's review.
-        for (const run of this.unplaced.splice(0)) this.placeGate(run);
+        for (const run of toPlace) this.placeGate(run);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
         if (report.busy) putBack();
         return report;
       } catch (err) {
         putBack();
+        this.unplaced.unshift(...toPlace);
+        if (this.unplaced.length > UNPLACED_KEPT) this.unplaced.splice(0, this.unplaced.length - UNPLACED_KEPT);
         throw err;
       }
     });
