@@ -15,6 +15,7 @@ import { registerScheduler } from "../../../src/app/scheduler/register-scheduler
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { renderGateCheckMarker } from "../../../src/core/journal/gate-check-marker.js";
 import { workflowRunJson } from "../../fake-github/to-json-ci.js";
+import { isoTime } from "../../fake-github/clock.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { runItems } from "../../support/run-items.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
@@ -203,6 +204,32 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     await fx.maintainer.pulls.merge({ owner: "acme", repo: "app", pull_number: number });
     await c.tick();
     expect(gates(c.journal)).toEqual([`${first} pass ${head}`]);
+  });
+
+  it("a pass delivered late, listing the pull request at the head it had then, is not journalled after the newer head's verdict", async () => {
+    const { fx, items, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const { pull } = await runEnds(first);
+    const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+    const c = fx.replica("replica-c");
+    await c.tick();
+    const old = pull.headSha;
+    // The gate passes on the first head; GitHub holds that delivery back.
+    const late = { ...gateRun(first, old, "pass"), completed_at: isoTime(fx.clock.now()), pull_requests: [{ number: pull.number, head: { sha: old }, base: { repo: { url: mine } } }] };
+    // A minute later the agent pushes a new head; C lists the pull request at it, and hears the gate fail there.
+    fx.clock.advance(60_000);
+    const record = fx.fake.repo(REPO).pulls.get(pull.number);
+    const issue = fx.fake.repo(REPO).issues.get(pull.number);
+    if (record === undefined || issue === undefined) throw new Error("no pull");
+    record.headSha = fx.fake.repo(REPO).refs.get("refs/heads/main") ?? "";
+    issue.updatedAt = fx.clock.now();
+    c.ticker.invalidate("pulls");
+    await c.tick();
+    fx.clock.advance(60_000);
+    c.ticker.heardGate({ ...gateRun(first, record.headSha, "fail"), completed_at: isoTime(fx.clock.now()), pull_requests: [{ number: pull.number, head: { sha: record.headSha }, base: { repo: { url: mine } } }] });
+    // Then the held-back pass arrives: the item's latest verdict is still the new head's failure.
+    c.ticker.heardGate(late);
+    expect(gates(c.journal)).toEqual([`${first} fail ${record.headSha}`]);
   });
 
   it("an older gate run's verdict delivered after a newer one's is not journalled over it", async () => {

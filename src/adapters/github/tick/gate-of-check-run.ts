@@ -9,6 +9,8 @@ export interface GateCheckRun {
   readonly status: string | null;
   readonly app?: { readonly slug?: string | null } | null;
   readonly output?: { readonly title?: string | null; readonly summary?: string | null } | null;
+  /** When the run ended: what its payload's `pull_requests` show is as of then. */
+  readonly completed_at?: string | null;
   /**
    * Open pull requests whose head is this commit, as GitHub lists them in the payload — those of
    * other repositories too (a fork's pull request from this repository's branch): only one whose

@@ -25,6 +25,7 @@ import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { journalGate, newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
 import { gateOfCheckRun, type GateCheckRun } from "./gate-of-check-run.js";
 import { HeardSinceTick } from "./heard-since-tick.js";
+import { headOf } from "./head-of.js";
 import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
 import { normalizeLogin } from "../../../core/separation/identity.js";
 import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
@@ -154,9 +155,8 @@ export class RepoTicker {
     // other repositories' among them (numbered in their own repository): only this one's count.
     const pull = record.pull;
     const own = `/repos/${this.options.owner}/${this.options.repo}`.toLowerCase();
-    const listed = run.pull_requests?.find((p) => p.number === pull && (p.base?.repo?.url ?? "").toLowerCase().endsWith(own));
-    const head = listed?.head.sha ?? this.github.knownHead(pull);
-    if (head !== gate.sha) return "unplaced";
+    const listed = run.pull_requests?.find((p) => p.number === pull && (p.base?.repo?.url ?? "").toLowerCase().endsWith(own))?.head.sha;
+    if (headOf(listed, this.github.knownHead(pull), run.completed_at) !== gate.sha) return "unplaced";
     journalGate(this.deps(config), this.memory, n, record, gate);
     return "journalled";
   }
