@@ -15,6 +15,7 @@ import { registerScheduler } from "../../../src/app/scheduler/register-scheduler
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { renderGateCheckMarker } from "../../../src/core/journal/gate-check-marker.js";
 import { workflowRunJson } from "../../fake-github/to-json-ci.js";
+import { isoTime } from "../../fake-github/clock.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { runItems } from "../../support/run-items.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
@@ -153,6 +154,82 @@ describe("the App's asks and the gate's pass, through its handlers", () => {
     expect(record.headSha).not.toBe(old);
     c.ticker.heardGate(gateRun(first, old, "fail"));
     expect(gates(c.journal)).toEqual([]);
+  });
+
+  it("a pull request of another repository that the run's payload lists under the item's pull request's number is not the item's", async () => {
+    const { fx, items, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const { pull } = await runEnds(first);
+    const c = fx.replica("replica-c");
+    await c.tick();
+    // The agent opens another pull request saying it closes the item, on a commit of its own, and the
+    // gate judges it. GitHub's payload also lists pull requests of other repositories whose head is
+    // this commit: one the agent opened in its fork, from this repository's branch, numbered as the item's.
+    const other = fx.fake.addPull(REPO, { head: "agent-x", base: "main", body: `Closes #${first}`, user: "agent" });
+    const sha = "ab".repeat(20);
+    const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+    const fork = `${fx.fake.state.baseUrl}/repos/agent/app`;
+    const run = {
+      ...gateRun(first, sha, "pass"),
+      pull_requests: [
+        { number: other.number, head: { sha, repo: { url: mine } }, base: { repo: { url: mine } } },
+        { number: pull.number, head: { sha, repo: { url: mine } }, base: { repo: { url: fork } } },
+      ],
+    };
+    c.ticker.heardGate(run);
+    expect(gates(c.journal)).toEqual([]);
+  });
+
+  it("a gate pass heard while a tick runs, on an item that tick read before its review, is placed by the records tick it asks for", async () => {
+    const { fx, items, a, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const c = fx.replica("replica-c");
+    let head = "";
+    let number = 0;
+    // C's tick has read the item held; before it writes, the land job records the review, A grants
+    // the freed slot, and the gate passes on the pull request's head: C hears it and asks for a tick
+    // that reads the records (as the App's handler does).
+    await c.ticker.tick(fx.config, async () => {
+      const { pull } = await runEnds(first);
+      await a.ticker.tick(fx.config);
+      head = pull.headSha;
+      number = pull.number;
+      const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+      c.ticker.heardGate({ ...gateRun(first, head, "pass"), pull_requests: [{ number, head: { sha: head }, base: { repo: { url: mine } } }] });
+      c.ticker.ask([{ kind: "records" }]);
+    });
+    // The tick it asked for reads the records (every slot taken: it stops there).
+    expect((await c.ticker.tick(fx.config, undefined, { heard: true })).answered).toBe(true);
+    // A person merges; C's next tick takes the merge in.
+    await fx.maintainer.pulls.merge({ owner: "acme", repo: "app", pull_number: number });
+    await c.tick();
+    expect(gates(c.journal)).toEqual([`${first} pass ${head}`]);
+  });
+
+  it("a pass delivered late, listing the pull request at the head it had then, is not journalled after the newer head's verdict", async () => {
+    const { fx, items, runEnds, gateRun, gates } = await setup();
+    const [first] = items as [number, number, number];
+    const { pull } = await runEnds(first);
+    const mine = `${fx.fake.state.baseUrl}/repos/acme/app`;
+    const c = fx.replica("replica-c");
+    await c.tick();
+    const old = pull.headSha;
+    // The gate passes on the first head; GitHub holds that delivery back.
+    const late = { ...gateRun(first, old, "pass"), completed_at: isoTime(fx.clock.now()), pull_requests: [{ number: pull.number, head: { sha: old }, base: { repo: { url: mine } } }] };
+    // A minute later the agent pushes a new head; C lists the pull request at it, and hears the gate fail there.
+    fx.clock.advance(60_000);
+    const record = fx.fake.repo(REPO).pulls.get(pull.number);
+    const issue = fx.fake.repo(REPO).issues.get(pull.number);
+    if (record === undefined || issue === undefined) throw new Error("no pull");
+    record.headSha = fx.fake.repo(REPO).refs.get("refs/heads/main") ?? "";
+    issue.updatedAt = fx.clock.now();
+    c.ticker.invalidate("pulls");
+    await c.tick();
+    fx.clock.advance(60_000);
+    c.ticker.heardGate({ ...gateRun(first, record.headSha, "fail"), completed_at: isoTime(fx.clock.now()), pull_requests: [{ number: pull.number, head: { sha: record.headSha }, base: { repo: { url: mine } } }] });
+    // Then the held-back pass arrives: the item's latest verdict is still the new head's failure.
+    c.ticker.heardGate(late);
+    expect(gates(c.journal)).toEqual([`${first} fail ${record.headSha}`]);
   });
 
   it("an older gate run's verdict delivered after a newer one's is not journalled over it", async () => {

@@ -9,8 +9,14 @@ export interface GateCheckRun {
   readonly status: string | null;
   readonly app?: { readonly slug?: string | null } | null;
   readonly output?: { readonly title?: string | null; readonly summary?: string | null } | null;
-  /** The repository's own open pull requests whose head is this commit, as GitHub lists them in the payload. */
-  readonly pull_requests?: ReadonlyArray<{ readonly number: number; readonly head: { readonly sha: string } }> | null;
+  /** When the run ended: what its payload's `pull_requests` show is as of then. */
+  readonly completed_at?: string | null;
+  /**
+   * Open pull requests whose head is this commit, as GitHub lists them in the payload — those of
+   * other repositories too (a fork's pull request from this repository's branch): only one whose
+   * base is this repository is one of its own (`base.repo.url`).
+   */
+  readonly pull_requests?: ReadonlyArray<{ readonly number: number; readonly head: { readonly sha: string }; readonly base?: { readonly repo?: { readonly url?: string } | null } | null }> | null;
 }
 
 /**

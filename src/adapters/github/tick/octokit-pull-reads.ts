@@ -196,7 +196,9 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     knownHead(number) {
       // Only from a listing the ticks would still use: an older one may show a head since pushed over.
       if (!fresh("pulls")) return undefined;
-      return [...pullLinks.values()].flat().find((p) => p.number === number)?.head;
+      const sha = [...pullLinks.values()].flat().find((p) => p.number === number)?.head;
+      const updatedAt = pullUpdated.get(number);
+      return sha === undefined || updatedAt === undefined ? undefined : { sha, updatedAt };
     },
 
     invalidate(what) {

@@ -25,6 +25,7 @@ import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { journalGate, newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
 import { gateOfCheckRun, type GateCheckRun } from "./gate-of-check-run.js";
 import { HeardSinceTick } from "./heard-since-tick.js";
+import { headOf } from "./head-of.js";
 import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
 import { normalizeLogin } from "../../../core/separation/identity.js";
 import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
@@ -150,10 +151,12 @@ export class RepoTicker {
     const record = config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`);
     if (config === undefined || record?.pull === undefined || (record.state !== "review" && record.state !== "merged")) return "unplaced";
     // Only on the head of the pull request the item's record names: the gate judges any pull request
-    // that says it closes the item. The payload (signed) lists the open pull requests on its commit.
+    // that says it closes the item. The payload (signed) lists the open pull requests on its commit,
+    // other repositories' among them (numbered in their own repository): only this one's count.
     const pull = record.pull;
-    const head = run.pull_requests?.find((p) => p.number === pull)?.head.sha ?? this.github.knownHead(pull);
-    if (head !== gate.sha) return "unplaced";
+    const own = `/repos/${this.options.owner}/${this.options.repo}`.toLowerCase();
+    const listed = run.pull_requests?.find((p) => p.number === pull && (p.base?.repo?.url ?? "").toLowerCase().endsWith(own))?.head.sha;
+    if (headOf(listed, this.github.knownHead(pull), run.completed_at) !== gate.sha) return "unplaced";
     journalGate(this.deps(config), this.memory, n, record, gate);
     return "journalled";
   }
@@ -172,16 +175,21 @@ export class RepoTicker {
       if (jitter > 0) await (this.options.sleep ?? sleep)(jitter);
       // Hints and asks taken after the wait: what webhooks said meanwhile is read by this tick.
       const { hinted, asks, putBack } = this.heard.take(heard);
+      // Only verdicts heard before this tick reads the records are placed after it: one heard while
+      // it runs may be on a review those records predate, and waits for the tick it asked for.
+      const toPlace = this.unplaced.splice(0);
       cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
         // The records are read now: verdicts heard before them are placed, or were not the item's review.
-        for (const run of this.unplaced.splice(0)) this.placeGate(run);
+        for (const run of toPlace) this.placeGate(run);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
         if (report.busy) putBack();
         return report;
       } catch (err) {
         putBack();
+        this.unplaced.unshift(...toPlace);
+        if (this.unplaced.length > UNPLACED_KEPT) this.unplaced.splice(0, this.unplaced.length - UNPLACED_KEPT);
         throw err;
       }
     });

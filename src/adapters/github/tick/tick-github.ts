@@ -120,8 +120,11 @@ export interface TickReads {
    * now what is known of its commit (false: not the App's, or older than a run already known).
    */
   heardGate(run: GateCheckRun): boolean;
-  /** The head of pull request `number` as a listing still fresh (or a webhook since) shows it, without a request (undefined: not known). */
-  knownHead(number: number): string | undefined;
+  /**
+   * The head of pull request `number` as a listing still fresh (or a webhook since) shows it, and
+   * the pull request's `updated_at` there (a push moves it), without a request (undefined: not known).
+   */
+  knownHead(number: number): { readonly sha: string; readonly updatedAt: string } | undefined;
   /** Why a grant would duplicate work under way (an open pull request of someone else's, or a branch named for the item), or null. */
   evidence(n: number, neverClaimed: boolean): Promise<string | null>;
   /**
