@@ -23,10 +23,9 @@ import { octokitClaimRefs } from "../claim-refs-api.js";
 import { GitHubClaimStore } from "../github-claim-store.js";
 import { octokitTickGitHub } from "./octokit-tick-github.js";
 import { journalGate, newTickMemory, runTick, type TickDeps, type TickReport } from "./run-tick.js";
-import { gateOfCheckRun, type GateCheckRun } from "./gate-of-check-run.js";
+import type { GateCheckRun } from "./gate-of-check-run.js";
+import { HeardGates, placeHeardGate } from "./place-heard-gate.js";
 import { HeardSinceTick } from "./heard-since-tick.js";
-import { headOf } from "./head-of.js";
-import { parseGateCheckMarker } from "../../../core/journal/gate-check-marker.js";
 import { normalizeLogin } from "../../../core/separation/identity.js";
 import type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
 import type { TickGitHub } from "./tick-github.js";
@@ -36,8 +35,6 @@ export type { RepoTickerOptions, TickCause } from "./repo-ticker-options.js";
 /** A held item as its worker checks it before acting: the record at its epoch, and the approved brief. */
 export type HeldItem = { readonly ok: true; readonly record: ClaimRecord; readonly token: ClaimToken; readonly brief: Brief; readonly title: string } | { readonly ok: false; readonly problem: string };
 
-/** The most heard gate verdicts kept for the next tick to place. */
-const UNPLACED_KEPT = 100;
 const RECENT_EVENTS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,15 +52,10 @@ export class RepoTicker {
   private readonly memory = newTickMemory();
   /** What webhooks said since the last tick. */
   private readonly heard = new HeardSinceTick();
-  /** Gate verdicts heard on an item this process did not yet know in review (`heardGate`). */
-  private readonly unplaced: GateCheckRun[] = [];
-  /** The configuration of the latest tick: what a webhook is looked at under between ticks. */
-  private config: BosunConfig | undefined;
-
-  /** The configuration the latest tick ran under (undefined before the first). */
-  get lastConfig(): BosunConfig | undefined {
-    return this.config;
-  }
+  /** The App's gate runs heard from their webhooks, and those not yet placed on an item's review. */
+  private readonly gates = new HeardGates((run) => this.github.heardGate(run), (run) => this.placeGate(run));
+  /** The configuration the latest tick ran under (undefined before the first): what a webhook is looked at under between ticks. */
+  lastConfig: BosunConfig | undefined;
   private running: Promise<unknown> = Promise.resolve();
   /** The journal events this ticker wrote, newest last (bounded), for the dashboard's metrics. */
   readonly recentEvents: JournalEvent[] = [];
@@ -119,45 +111,21 @@ export class RepoTicker {
 
   /** Where item n's record stood when this process last read it, under the configuration of its last tick (no request; undefined: not known). */
   lastSeenState(n: number): ClaimRecord["state"] | undefined {
-    const config = this.config;
+    const config = this.lastConfig;
     return config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`)?.state;
   }
 
-  /**
-   * The App's own gate run, from its webhook: its verdict is kept for the ticks (no read), and
-   * journalled here as the item's `GATE` when this process knows the item in review and the run is
-   * on its pull request's head — a pass sets off no tick, and a merge may end the review before any
-   * tick reads it. "unplaced": not known here yet; the next tick (one that reads the claim records
-   * suffices: ask `records`) places it. "ignored": not the App's, or older than the verdict known.
-   */
+  /** The App's own gate run, from its webhook (`HeardGates.heard`): kept, journalled where it can be placed. */
   heardGate(run: GateCheckRun): "journalled" | "unplaced" | "ignored" {
-    // An older run delivered after a newer one (webhooks come in any order) is not the verdict: a
-    // tick reads the newest, and journalling this one would make it the item's latest GATE.
-    if (!this.github.heardGate(run)) return "ignored";
-    const placed = this.placeGate(run);
-    if (placed !== "unplaced") return placed;
-    this.unplaced.push(run);
-    if (this.unplaced.length > UNPLACED_KEPT) this.unplaced.splice(0, this.unplaced.length - UNPLACED_KEPT);
-    return "unplaced";
+    return this.gates.heard(run);
   }
 
   /** Journals a heard verdict if this process knows the item in review on that head (see `heardGate`). */
   private placeGate(run: GateCheckRun): "journalled" | "unplaced" | "ignored" {
-    const config = this.config;
-    const gate = gateOfCheckRun(run, run.head_sha, normalizeLogin(this.options.botLogin));
-    const marker = parseGateCheckMarker(run.output?.summary);
-    const n = marker.ok ? Number(marker.marker.item) : Number.NaN;
-    if (gate === undefined || !Number.isInteger(n) || n <= 0) return "ignored";
-    const record = config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`);
-    if (config === undefined || record?.pull === undefined || (record.state !== "review" && record.state !== "merged")) return "unplaced";
-    // Only on the head of the pull request the item's record names: the gate judges any pull request
-    // that says it closes the item. The payload (signed) lists the open pull requests on its commit,
-    // other repositories' among them (numbered in their own repository): only this one's count.
-    const pull = record.pull;
-    const own = `/repos/${this.options.owner}/${this.options.repo}`.toLowerCase();
-    const listed = run.pull_requests?.find((p) => p.number === pull && (p.base?.repo?.url ?? "").toLowerCase().endsWith(own))?.head.sha;
-    if (headOf(listed, this.github.knownHead(pull), run.completed_at) !== gate.sha) return "unplaced";
-    journalGate(this.deps(config), this.memory, n, record, gate);
+    const config = this.lastConfig;
+    const placed = placeHeardGate(run, { owner: this.options.owner, repo: this.options.repo, bot: normalizeLogin(this.options.botLogin), knownHead: (pull) => this.github.knownHead(pull), recordOf: (n) => (config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`)) });
+    if (typeof placed === "string") return placed;
+    if (config !== undefined) journalGate(this.deps(config), this.memory, placed.n, placed.record, placed.gate);
     return "journalled";
   }
 
@@ -168,7 +136,7 @@ export class RepoTicker {
 
   /** One tick (gather → plan → apply); `beforeApply` gets the dashboard's view before anything is written. */
   tick(config: BosunConfig, beforeApply?: (view: TickView) => Promise<void>, cause: TickCause = {}): Promise<TickReport> {
-    this.config = config;
+    this.lastConfig = config;
     const next = this.running.catch(() => undefined).then(async () => {
       const heard = cause.heard === true;
       const jitter = heard ? (this.options.heardJitterMs ?? 0) * (this.options.random ?? Math.random)() : 0;
@@ -177,19 +145,18 @@ export class RepoTicker {
       const { hinted, asks, putBack } = this.heard.take(heard);
       // Only verdicts heard before this tick reads the records are placed after it: one heard while
       // it runs may be on a review those records predate, and waits for the tick it asked for.
-      const toPlace = this.unplaced.splice(0);
+      const toPlace = this.gates.take();
       cause.onGather?.();
       try {
         const report = await runTick(this.deps(config, heard), this.memory, hinted, beforeApply, asks);
         // The records are read now: verdicts heard before them are placed, or were not the item's review.
-        for (const run of toPlace) this.placeGate(run);
+        this.gates.placeAll(toPlace);
         // A busy tick changed nothing: what the webhooks said is still to be read, at the next one.
         if (report.busy) putBack();
         return report;
       } catch (err) {
         putBack();
-        this.unplaced.unshift(...toPlace);
-        if (this.unplaced.length > UNPLACED_KEPT) this.unplaced.splice(0, this.unplaced.length - UNPLACED_KEPT);
+        this.gates.keep(toPlace);
         throw err;
       }
     });
