@@ -30,7 +30,10 @@ export function asksOfDelivery(delivery: AskingDelivery): TickAsk[] {
     return items.map((i) => ({ kind: "run-ended", n: Number(i.item), epoch: i.epoch }));
   }
   if (delivery.name === "issues" && delivery.action === "labeled" && delivery.issue !== undefined && delivery.readyLabel !== undefined && delivery.label?.name?.toLowerCase() === delivery.readyLabel.toLowerCase()) {
-    // The issue's `updated_at` is when the label went on (GitHub's whole seconds), or later.
+    // The issue's `updated_at` (GitHub's whole seconds): when the label went on, or — if a label
+    // does not move it (reported of GitHub: https://github.com/isaacs/github/issues/1676) — the
+    // issue's last other change, which is after any approval Bosun recorded, since Bosun comments
+    // on the issue when it records one. Either way an older approval does not answer the ask.
     const at = Date.parse(delivery.issue.updated_at ?? "");
     return Number.isFinite(at) ? [{ kind: "approved", n: delivery.issue.number, at }] : [];
   }
