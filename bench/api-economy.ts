@@ -148,7 +148,7 @@ try {
     // As register-scheduler.ts: an issue event hints its issue (with its ask, an approval's), a close asks where the item stood.
     const asks = asksOfDelivery({ name: delivery.name, ...(delivery.action === undefined ? {} : { action: delivery.action }), ...payload, ...(t.lastConfig === undefined ? {} : { readyLabel: t.lastConfig.labels.ready }) });
     if (delivery.name === "issues" && delivery.action !== "closed" && issue !== undefined) t.hint(issue, asks[0]);
-    const itemState = issue === undefined ? undefined : t.lastSeenState(issue);
+    const itemState = issue === undefined ? undefined : t.lastSeen(issue)?.state;
     if (!webhookTicks || !ticksNow({ ...delivery, ...(itemState === undefined ? {} : { itemState }) }, f.config)) return;
     woken.add(t);
     if (delivery.name !== "issues" || asks.length === 0) t.ask(asks);

@@ -137,16 +137,16 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
     if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
     const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
-    // A closed issue has no approval to read: the tick reads any issue whose record is not final
-    // and that the listing no longer shows.
-    // An approval asks only that it be recorded: if another replica already did, the tick stops at the claims.
-    // (Under the configuration of the replica's last tick: before its first, the tick is whole.)
+    // An approval asks only that it be recorded: if another replica already did, the tick stops at
+    // the claims (under the configuration of the replica's last tick: before its first, it is whole).
     const readyLabel = entry.ticker.lastConfig?.labels.ready;
     const [ask] = asksOfDelivery({ name: "issues", ...(payload.action === undefined ? {} : { action: payload.action }), issue: payload.issue, ...(payload.label === undefined ? {} : { label: payload.label }), ...(readyLabel === undefined ? {} : { readyLabel }) });
+    // A closed issue has no approval to read: the tick reads any issue whose record is not final
+    // and that the listing no longer shows.
     if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number, ask);
     // A close asks where the item's record stood at this replica's last read (no request): under
     // review or ended, the close leaves a tick nothing to do.
-    const itemState = payload.action === "closed" ? entry.ticker.lastSeenState(payload.issue.number) : undefined;
+    const itemState = payload.action === "closed" ? entry.ticker.lastSeen(payload.issue.number)?.state : undefined;
     if (!ticksNow({ name: "issues", action: payload.action ?? "", ...(itemState === undefined ? {} : { itemState }) }, undefined)) return;
     if (ask === undefined) entry.ticker.ask([]);
     await entry.trigger.trigger(true);

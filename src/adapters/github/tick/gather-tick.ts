@@ -7,7 +7,8 @@ import { roleOf, whyNotApprover } from "../../../core/scheduler/approval-rule.js
 import { approvalStands } from "../../../core/scheduler/approval-stands.js";
 import { stopFromRun } from "../../../core/scheduler/stop-from-run.js";
 import type { ApprovalFacts, BodyBrief, ItemFacts, PullFacts, TickFacts } from "../../../core/scheduler/tick-facts.js";
-import type { ForgedHead, GitHubClaimStore } from "../github-claim-store.js";
+import type { GitHubClaimStore } from "../github-claim-store.js";
+import { claimsByItem } from "./claims-by-item.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
 import { withEditTimes } from "./with-edit-times.js";
@@ -49,11 +50,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const listed = await github.listApproved(L.ready);
   const issues = new Map(listed.map((i) => [i.number, i]));
   const claims = input.claims ?? (await store.listClaims());
-  const refs = new Map<number, { ref: string; sha: string; record: ClaimRecord | undefined; forged?: ForgedHead }>();
-  for (const c of claims) {
-    const n = Number(c.ref.slice(prefix.length));
-    if (c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) refs.set(n, c);
-  }
+  const refs = claimsByItem(claims, prefix);
   // An issue a webhook named that the listing does not show: a listing read right after the label
   // went on can be stale (GitHub's reads lag its writes), so it is read on its own rather than
   // left to the next sweep.

@@ -16,9 +16,12 @@ const GATE_MAX_AGE_MS = 10 * 60_000;
 const GATE_PENDING_MAX_AGE_MS = 30_000;
 const GATES_KEPT = 2_000;
 
+/** Pull request `number` as the listing shows it (under any issue it links). */
+const shownPull = (links: ReadonlyMap<number, readonly PullLink[]>, number: number): PullLink | undefined => [...links.values()].flat().find((p) => p.number === number);
+
 /** Whether the listing already shows this view of the pull request (its state and head). */
 function samePull(links: ReadonlyMap<number, readonly PullLink[]>, pr: HeardPull): boolean {
-  const shown = [...links.values()].flat().find((p) => p.number === pr.number);
+  const shown = shownPull(links, pr.number);
   const state = pr.state === "open" ? "open" : pr.merged_at !== null ? "merged" : "closed";
   return shown !== undefined && shown.state === state && shown.head === pr.head.sha;
 }
@@ -196,7 +199,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
     knownHead(number) {
       // Only from a listing the ticks would still use: an older one may show a head since pushed over.
       if (!fresh("pulls")) return undefined;
-      const sha = [...pullLinks.values()].flat().find((p) => p.number === number)?.head;
+      const sha = shownPull(pullLinks, number)?.head;
       const updatedAt = pullUpdated.get(number);
       return sha === undefined || updatedAt === undefined ? undefined : { sha, updatedAt };
     },

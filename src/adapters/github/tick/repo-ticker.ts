@@ -109,10 +109,10 @@ export class RepoTicker {
     this.heard.ask(asks);
   }
 
-  /** Where item n's record stood when this process last read it, under the configuration of its last tick (no request; undefined: not known). */
-  lastSeenState(n: number): ClaimRecord["state"] | undefined {
+  /** Item n's record as this process last read it, under the configuration of its last tick (no request; undefined: not known). */
+  lastSeen(n: number): ClaimRecord | undefined {
     const config = this.lastConfig;
-    return config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`)?.state;
+    return config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`);
   }
 
   /** The App's own gate run, from its webhook (`HeardGates.heard`): kept, journalled where it can be placed. */
@@ -123,7 +123,7 @@ export class RepoTicker {
   /** Journals a heard verdict if this process knows the item in review on that head (see `heardGate`). */
   private placeGate(run: GateCheckRun): "journalled" | "unplaced" | "ignored" {
     const config = this.lastConfig;
-    const placed = placeHeardGate(run, { owner: this.options.owner, repo: this.options.repo, bot: normalizeLogin(this.options.botLogin), knownHead: (pull) => this.github.knownHead(pull), recordOf: (n) => (config === undefined ? undefined : this.store(config).lastSeen(`${config.claims.ref_prefix}${n}`)) });
+    const placed = placeHeardGate(run, { owner: this.options.owner, repo: this.options.repo, bot: normalizeLogin(this.options.botLogin), knownHead: (pull) => this.github.knownHead(pull), recordOf: (n) => this.lastSeen(n) });
     if (typeof placed === "string") return placed;
     if (config !== undefined) journalGate(this.deps(config), this.memory, placed.n, placed.record, placed.gate);
     return "journalled";

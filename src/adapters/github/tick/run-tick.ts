@@ -12,6 +12,7 @@ import { asksAnswered, type TickAsk } from "../../../core/scheduler/tick-ask.js"
 import type { TickPlan, TickView } from "../../../core/scheduler/tick-plan.js";
 import type { GitHubClaimStore } from "../github-claim-store.js";
 import { applyTick } from "./apply-tick.js";
+import { claimsByItem } from "./claims-by-item.js";
 import { gatherTick, newGatherMemory, screenItems, type GatherMemory } from "./gather-tick.js";
 import type { TickGitHub } from "./tick-github.js";
 
@@ -111,12 +112,7 @@ const EMPTY_VIEW: TickView = { idle: false, queue: [], inFlight: [], review: [],
 
 /** Item number → the record Bosun wrote for it, from a listing of the claim refs. */
 function recordsOf(claims: ReadonlyArray<{ ref: string; record: ClaimRecord | undefined }>, prefix: string): Map<number, ClaimRecord> {
-  const out = new Map<number, ClaimRecord>();
-  for (const c of claims) {
-    const n = Number(c.ref.slice(prefix.length));
-    if (c.record !== undefined && c.ref.startsWith(prefix) && Number.isInteger(n) && n > 0) out.set(n, c.record);
-  }
-  return out;
+  return new Map([...claimsByItem(claims, prefix)].flatMap(([n, c]) => (c.record === undefined ? [] : [[n, c.record] as const])));
 }
 
 /**
@@ -142,14 +138,12 @@ function observe(deps: TickDeps, memory: TickMemory, facts: TickFacts): void {
 /**
  * Journals the gate's verdict on an item in review, once per item, commit and verdict: read by a
  * tick, or heard from the App's own check run's webhook (a pass sets off no tick, so the process
- * that hears it journals it; `RepoTicker.heardGate`). Answers whether the verdict is in the
- * journal (written now or before by this process).
+ * that hears it journals it; `RepoTicker.heardGate`).
  */
-export function journalGate(deps: Pick<TickDeps, "journal" | "clock">, memory: TickMemory, n: number, r: ClaimRecord, gate: GateFact): boolean {
-  if (r.state !== "review" && r.state !== "merged") return false;
+export function journalGate(deps: Pick<TickDeps, "journal" | "clock">, memory: TickMemory, n: number, r: ClaimRecord, gate: GateFact): void {
+  if (r.state !== "review" && r.state !== "merged") return;
   const key = `${n}:${gate.sha}:${gate.verdict}`;
-  if (memory.gates.has(key)) return true;
+  if (memory.gates.has(key)) return;
   memory.gates.add(key);
   journalEmitter(deps.journal, deps.clock)({ event: "GATE", item: String(n), class: taskClassOf({ claim_key: r.key }), sha: gate.sha, verdict: gate.verdict, by: "check-run" });
-  return true;
 }
