@@ -2,31 +2,15 @@ import { hostname } from "node:os";
 import type { Octokit } from "@octokit/rest";
 import type { Probot } from "probot";
 import { RepoTicker } from "../../adapters/github/tick/repo-ticker.js";
-import { asksOfDelivery } from "../../adapters/github/tick/asks-of-delivery.js";
-import { isBosunsRun, type GateCheckRun } from "../../adapters/github/tick/gate-of-check-run.js";
-import { GATE_CHECK_NAME } from "../../adapters/github/tick/octokit-tick-github.js";
 import type { TickReport } from "../../adapters/github/tick/run-tick.js";
-import type { HeardPull } from "../../adapters/github/tick/tick-github.js";
 import type { BosunConfig } from "../../core/config/bosun-config.js";
 import type { ConfigProblem } from "../../core/config/parse-config.js";
 import type { Clock } from "../../core/engine/clock.js";
 import type { Journal } from "../../core/journal/journal-event.js";
-import { normalizeLogin } from "../../core/separation/identity.js";
 import type { TickView } from "../../core/scheduler/tick-plan.js";
 import { APP_DEFAULTS } from "../app-defaults.js";
 import { coalescedTicker } from "./coalesced-ticker.js";
-import { ticksNow } from "./ticking-delivery.js";
-
-/**
- * Issue activity that needs no read of the issue's approval events: a closed issue stops being a
- * candidate by the listing alone. A removed label is hinted: an approval under a minute old is
- * trusted unless its issue's events are read again (`approval-stands.ts`), and a listing read right
- * after the removal may still show the label.
- */
-const HINTLESS_ISSUE_ACTIONS: ReadonlySet<string> = new Set(["closed"]);
-
-/** Pull request activity that changes what the listing shows of it: state, head, body (its `Closes #n`). */
-const LISTED_PULL_ACTIONS: ReadonlySet<string> = new Set(["opened", "reopened", "closed", "synchronize", "edited"]);
+import { HEARD_ISSUE_EVENTS, HEARD_WORK_EVENTS, hearDelivery, type HeardPayload } from "./hear-delivery.js";
 
 export interface SchedulerOptions {
   /** The repository's validated configuration (last good one kept by the loader) and what is wrong with the file. */
@@ -126,34 +110,23 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     return entry;
   };
 
-  type Payload = { action?: string; label?: { name?: string }; repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number; updated_at?: string }; sender?: { login?: string }; check_run?: GateCheckRun & { name?: string; conclusion?: string | null }; pull_request?: HeardPull; workflow_run?: { event?: string; display_title?: string } };
-  const repoOf = (p: Payload) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
+  const repoOf = (p: { repository?: { name: string; owner: { login: string }; default_branch: string } }) => (p.repository === undefined ? undefined : { owner: p.repository.owner.login, repo: p.repository.name, defaultBranch: p.repository.default_branch });
+  /** A delivery heard through `hearDelivery`; a heard tick when it says one is due. */
+  const hear = async (context: { name: string; payload: unknown; octokit: unknown }): Promise<void> => {
+    const payload = context.payload as HeardPayload & { repository?: { name: string; owner: { login: string }; default_branch: string } };
+    const where = repoOf(payload);
+    if (where === undefined) return;
+    const octokit = context.octokit as unknown as Octokit;
+    const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
+    const ticks = await hearDelivery(entry.ticker, context.name, payload, { botLogin: await options.botLogin(), config: async () => (await options.loadConfig(octokit, where.owner, where.repo)).config });
+    if (ticks) await entry.trigger.trigger(true);
+  };
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.
-  app.on(["issues.labeled", "issues.unlabeled", "issues.opened", "issues.edited", "issues.closed", "issues.reopened"], async (context) => {
-    const payload = context.payload as Payload;
-    const where = repoOf(payload);
-    if (where === undefined || payload.issue === undefined) return;
-    // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
-    if ((payload.sender?.login ?? "").toLowerCase() === (await options.botLogin()).toLowerCase()) return;
-    const entry = await forRepo(context.octokit as unknown as Octokit, where.owner, where.repo, where.defaultBranch);
-    // An approval asks only that it be recorded: if another replica already did, the tick stops at
-    // the claims (under the configuration of the replica's last tick: before its first, it is whole).
-    const readyLabel = entry.ticker.lastConfig?.labels.ready;
-    const [ask] = asksOfDelivery({ name: "issues", ...(payload.action === undefined ? {} : { action: payload.action }), issue: payload.issue, ...(payload.label === undefined ? {} : { label: payload.label }), ...(readyLabel === undefined ? {} : { readyLabel }) });
-    // A closed issue has no approval to read: the tick reads any issue whose record is not final
-    // and that the listing no longer shows.
-    if (!HINTLESS_ISSUE_ACTIONS.has(payload.action ?? "")) entry.ticker.hint(payload.issue.number, ask);
-    // A close asks where the item's record stood at this replica's last read (no request): under
-    // review or ended, the close leaves a tick nothing to do.
-    const itemState = payload.action === "closed" ? entry.ticker.lastSeen(payload.issue.number)?.state : undefined;
-    if (!ticksNow({ name: "issues", action: payload.action ?? "", ...(itemState === undefined ? {} : { itemState }) }, undefined)) return;
-    if (ask === undefined) entry.ticker.ask([]);
-    await entry.trigger.trigger(true);
-  });
+  app.on([...HEARD_ISSUE_EVENTS], hear);
 
   app.on("issue_comment.created", async (context) => {
-    const payload = context.payload as Payload;
+    const payload = context.payload as { repository?: { name: string; owner: { login: string }; default_branch: string }; comment?: { body?: string; user?: { login: string } }; issue?: { number: number } };
     const where = repoOf(payload);
     const body = payload.comment?.body ?? "";
     // Only commands: anyone can comment, and a comment must not make the bot write.
@@ -171,38 +144,7 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
   // A worker's run ended, a pull request moved, the gate posted: the tick lands and reviews from
   // GitHub (`ticksNow` says which of these set one off). A check run created already completed
   // may come as `created` only: both are heard.
-  app.on(["workflow_run.completed", "pull_request", "check_run.created", "check_run.completed"], async (context) => {
-    const payload = context.payload as Payload;
-    const where = repoOf(payload);
-    if (where === undefined) return;
-    // Only the App's own gate runs: anyone with write access can post one of that name.
-    if (context.name === "check_run" && (payload.check_run?.name !== GATE_CHECK_NAME || !isBosunsRun(payload.check_run, normalizeLogin(await options.botLogin())))) return;
-    const octokit = context.octokit as unknown as Octokit;
-    // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
-    const config = context.name === "pull_request" && payload.action === "opened" ? (await options.loadConfig(octokit, where.owner, where.repo)).config : undefined;
-    const ticks = ticksNow({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null, checkConclusion: payload.check_run?.conclusion ?? null }, config);
-    // A run that is not a worker's or a verification's carries nothing the tick keeps.
-    if (context.name === "workflow_run" && !ticks) return;
-    const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
-    if (context.name === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) {
-      if (payload.pull_request === undefined) entry.ticker.invalidate("pulls");
-      else entry.ticker.github.heardPull(payload.pull_request);
-    }
-    // The App's own verdict is kept for the ticks and journalled where this replica can place it on
-    // the item's review; one it cannot place yet asks a tick to read the claim records (a pass sets
-    // off no tick otherwise, and a merge may end the review before any tick reads the verdict).
-    const heard = context.name === "check_run" && payload.check_run !== undefined ? entry.ticker.heardGate(payload.check_run) : "ignored";
-    if (!ticks && heard === "unplaced") {
-      entry.ticker.ask([{ kind: "records" }]);
-      await entry.trigger.trigger(true);
-      return;
-    }
-    if (!ticks) return;
-    // A run that ended or a pull request closed asks for its items' landing only: if another
-    // replica (or the land job) already recorded it, the tick stops at the claims (`asksAnswered`).
-    entry.ticker.ask(asksOfDelivery({ name: context.name, ...(payload.action === undefined ? {} : { action: payload.action }), ...(payload.workflow_run === undefined ? {} : { workflow_run: payload.workflow_run }), ...(payload.pull_request === undefined ? {} : { pull_request: payload.pull_request }) }));
-    await entry.trigger.trigger(true);
-  });
+  app.on([...HEARD_WORK_EVENTS], hear);
 
   // A branch appeared or went: the evidence probe lists branches again (no tick needed for that).
   app.on(["create", "delete"], async (context) => {
