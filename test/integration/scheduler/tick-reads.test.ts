@@ -122,6 +122,20 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(t.view.idle).toBe(true);
   });
 
+  it("a run that ended with its pull request opened after this replica's listing (the webhook went to another replica) goes to review, not to a human for want of one", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("opened-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    // The worker opens its pull request and its run ends; replica a heard neither (its listing is fresh, from the tick above).
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    f.clock.advance(10_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    expect(f.labelsOf(n)).not.toContain("bosun:needs-human");
+  });
+
   it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];

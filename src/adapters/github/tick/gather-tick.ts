@@ -170,7 +170,16 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         if (run?.status === "completed") worker = { kind: "ended", stop: stopFromRun(run.conclusion, run.url, run.rerunBy), run: run.id, url: run.url };
         else if (run !== undefined) worker = { kind: "live" };
       }
-      const links = (await needPulls()).get(n) ?? [];
+      let links = (await needPulls()).get(n) ?? [];
+      // A worker that ended and no pull request in a listing this process may have read before it
+      // opened (its webhook went to another replica, or was lost): listed once more, conditionally,
+      // before the item lands as having none — which sends it to a human.
+      if (worker.kind === "ended" && links.length === 0 && !relisted) {
+        relisted = true;
+        github.invalidate("pulls");
+        pulls = await github.linkedPulls();
+        links = pulls.get(n) ?? [];
+      }
       const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
       const mergedPull = links.find((p) => p.state === "merged");
       const pull = open ?? mergedPull;
