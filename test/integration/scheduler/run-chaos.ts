@@ -6,12 +6,17 @@
  * and come back as fresh processes, workers die, and GitHub answers spurious 422s and 5xx (writes
  * that applied and still answered 502 among them) and serves lagging reads. Workers that finish
  * open their pull request and a maintainer merges it. Everything is drawn from seeded PRNGs, so a
- * seed replays; it is judged by `ChaosObserver` from the fake's own records.
+ * seed replays; it is judged by `ChaosObserver` from the fake's own records. A replica hears each
+ * delivery as the App does (`hearDelivery`: its hints, its asks, the pull request it carries) and
+ * ticks as the App's heard tick does, so a tick that stops early because its asks look answered is
+ * under the same chaos; the timed sweep is a whole tick.
  */
 import { Octokit } from "@octokit/rest";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
+import type { TappedEvent } from "../../fake-github/create-webhooks.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
+import { HEARD_ISSUE_EVENTS, HEARD_WORK_EVENTS, hearDelivery, type HeardPayload } from "../../../src/app/scheduler/hear-delivery.js";
 import type { TickReport } from "../../../src/adapters/github/tick/run-tick.js";
 import { ManualClock } from "../../../src/adapters/memory/manual-clock.js";
 import type { BosunConfig } from "../../../src/core/config/bosun-config.js";
@@ -74,6 +79,8 @@ export interface ChaosResult {
   readonly done: number;
   /** Items that were approved and are neither done nor with a human when the run stopped. */
   readonly lost: number;
+  /** Items with a human whose last run succeeded and whose pull request was opened (before the run ended): a wrong landing. */
+  readonly wrongHuman: number;
   readonly doubleDispatch: number;
   readonly epochsBack: number;
   readonly falseDone: number;
@@ -86,6 +93,10 @@ export interface ChaosResult {
   readonly foreignRuns: number;
   readonly kills: number;
   readonly ticks: number;
+  /** Heard ticks that stopped at the claims, their asks answered (`TickReport.answered`). */
+  readonly answered: number;
+  /** Items an idle tick left whose labels still lagged a final record (not counted as false idle). */
+  readonly mirrorLagAtIdle: number;
   readonly tickErrors: number;
   readonly deliveries: number;
   readonly dropped: number;
@@ -153,6 +164,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       poolOf.set(n, pool);
     }
     const observer = new ChaosObserver(fake, REPO, config.claims.ref_prefix, items, config.labels.done, BOT);
+    // Every event GitHub would deliver to the App, in order, with its payload; lost or repeated below.
+    let events: TappedEvent[] = [];
+    fake.webhooks.tap((e) => {
+      if (heardByApp(e)) events.push(e);
+    });
     // The maintainer approves every item (each a labeled event by someone with the approval role).
     for (const n of items) await maintainer.issues.addLabels({ owner: "acme", repo: "app", issue_number: n, labels: [config.labels.ready] });
     addFaults(fake, o);
@@ -191,30 +207,41 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const firstBatch = (m: string, u: string, b: string): boolean => kills === 0 && /\/graphql$/.test(u) && b.includes("updateRefs") && m === "POST";
     for (const r of replicas) r.dieAfter = firstBatch;
 
+    const hearing = { botLogin: BOT, config: async () => config };
     const details: string[] = [];
     let ticks = 0;
     let tickErrors = 0;
+    let answered = 0;
+    let mirrorLagAtIdle = 0;
     let falseIdle = 0;
     let deliveries = 0;
     let dropped = 0;
     let redelivered = 0;
-    let events: Array<{ pulls: boolean }> = [];
     const labelsOf = (n: number): readonly string[] => fake.repo(REPO).issues.get(n)?.labels ?? [];
     const finished = (n: number): boolean => labelsOf(n).includes(config.labels.needsHuman) || observer.doneAt.has(n);
     const fate = new Map<number, Fate>();
     /** Items the fleet still owes work on, from the fake alone: not done nor with a human, or a run of theirs still in progress. */
+    const running = (): Set<number> => new Set([...observer.runs.values()].filter((r) => r.completed === undefined).map((r) => r.item));
     const owed = (): number[] => {
-      const running = new Set([...observer.runs.values()].filter((r) => r.completed === undefined).map((r) => r.item));
-      return items.filter((n) => running.has(n) || !finished(n));
+      const live = running();
+      return items.filter((n) => live.has(n) || !finished(n));
     };
 
-    const tick = async (replica: Replica): Promise<TickReport | undefined> => {
+    const tick = async (replica: Replica, heard = false): Promise<TickReport | undefined> => {
       if (replica.dead) return undefined;
       ticks++;
       try {
-        const report = await replica.ticker.tick(config);
+        const report = await replica.ticker.tick(config, undefined, { heard });
+        if (report.answered === true) answered++;
         if (report.view.idle) {
-          const left = owed();
+          observer.scan();
+          const owedNow = owed();
+          // An item whose run ended and whose claim record GitHub holds is final (with a human, or
+          // ended) owes the fleet no work; only its labels may still say otherwise — a killed
+          // writer's mirror, which another writer puts right once that writer's grace is over.
+          const lagging = owedNow.filter((n) => !running().has(n) && FINAL.has(observer.heads.get(n)?.at(-1)?.state ?? ""));
+          mirrorLagAtIdle += lagging.length;
+          const left = owedNow.filter((n) => !lagging.includes(n));
           if (left.length > 0) {
             falseIdle++;
             details.push(`false idle at ${new Date(clock.now()).toISOString()}: #${left.slice(0, 5).join(", #")} owed`);
@@ -253,13 +280,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         if (f.kind === "finishes" && f.dueAt <= clock.now()) {
           if (f.conclusion === "success" && f.pull && ![...fake.repo(REPO).pulls.values()].some((p) => p.headRef === `bosun/${run.item}-work`)) {
             fake.addPull(REPO, { head: `bosun/${run.item}-work`, title: `Work on #${run.item}`, body: `Closes #${run.item}`, user: "agent" });
-            events.push({ pulls: true });
           }
           observer.complete(run.id, f.conclusion);
-          events.push({ pulls: false });
         } else if (f.kind === "dead" && f.failsAt <= clock.now()) {
           observer.complete(run.id, "failure");
-          events.push({ pulls: false });
         }
       }
       // A maintainer merges an item's pull request once Bosun shows it in review (GitHub closes the issue as completed).
@@ -269,10 +293,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         if (pull === undefined) continue;
         await maintainer.pulls.merge({ owner: "acme", repo: "app", pull_number: pull.number }).catch((err: unknown) => details.push(`merge of #${pull.number} refused: ${String(err)}`));
         observer.scan();
-        events.push({ pulls: true });
       }
-      // Webhooks: each event reaches a random replica, unless lost; some come in storms of redeliveries.
-      const triggers: Array<{ replica: Replica; pulls: boolean }> = [];
+      // Webhooks: each event reaches a random replica, unless lost; some come in storms of
+      // redeliveries. A replica hears its deliveries in order, as the App does, and after each
+      // sets off a heard tick when the App would — now, or folded into one after the next delivery.
+      const heardBy = new Map<Replica, TappedEvent[]>();
       for (const e of events) {
         deliveries++;
         const roll = rand();
@@ -282,16 +307,33 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         }
         const copies = roll < o.drop + o.storm ? 2 + Math.floor(rand() * 5) : 1;
         redelivered += copies - 1;
-        for (let c = 0; c < copies; c++) triggers.push({ replica: pick(replicas), pulls: e.pulls });
+        for (let c = 0; c < copies; c++) {
+          const replica = pick(replicas);
+          heardBy.set(replica, [...(heardBy.get(replica) ?? []), e]);
+        }
       }
       events = [];
+      const folds = new Map([...heardBy.keys()].map((r) => [r, rand()] as const));
+      const hearAll = async (replica: Replica, heard: readonly TappedEvent[]): Promise<void> => {
+        let due = false;
+        for (const e of heard) {
+          if (replica.dead) return;
+          due = (await hearDelivery(replica.ticker, e.event, e.payload as HeardPayload, hearing)) || due;
+          // Folded: the deliveries of one moment go to one tick (the App's jittered wait).
+          if (due && rand() >= (folds.get(replica) ?? 0)) {
+            await tick(replica, true);
+            due = false;
+          }
+        }
+        if (due) await tick(replica, true);
+      };
+      const work: Array<Promise<unknown>> = [...heardBy].map(([replica, heard]) => hearAll(replica, heard));
       // The timed sweep recovers lost webhooks: one tick a minute on some replica.
       if (clock.now() >= nextSweep) {
-        triggers.push({ replica: pick(replicas), pulls: false });
+        work.push(tick(pick(replicas)));
         nextSweep = clock.now() + 60_000;
       }
-      for (const t of triggers) if (t.pulls) t.replica.ticker.invalidate("pulls");
-      await Promise.all(triggers.map((t) => tick(t.replica)));
+      await Promise.all(work);
       if (step % 50 === 0) o.log?.(`seed ${o.seed} step ${step}: ${owed().length} owed, ${ticks} ticks, ${observer.runs.size} runs, ${kills} kills`);
       if (owed().length === 0) {
         // Nothing left: the next tick that gets through (faults still fire) must say idle.
@@ -309,12 +351,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 
     const judged = observer.judge((n) => poolOf.get(n) ?? "?", o.poolSize);
     const lost = items.filter((n) => !finished(n));
+    // With a human for want of a pull request, though its last run succeeded after opening one.
+    const wrongHuman = items.filter((n) => {
+      if (!labelsOf(n).includes(config.labels.needsHuman)) return false;
+      const last = [...observer.runs.values()].filter((r) => r.item === n).sort((a, b) => a.id - b.id).at(-1);
+      return last?.conclusion === "success" && [...fake.repo(REPO).pulls.values()].some((p) => p.headRef === `bosun/${n}-work`);
+    });
+    for (const n of wrongHuman.slice(0, 5)) details.push(`#${n} went to a human though its last run succeeded with a pull request open`);
     for (const n of lost.slice(0, 5)) details.push(`lost #${n}: labels [${labelsOf(n).join(", ")}]`);
     const fired = (kind: string): number => fake.faults.fired.filter((f) => f.kind === kind).length;
     return {
       landed: items.length - lost.length,
       done: items.filter((n) => observer.doneAt.has(n)).length,
       lost: lost.length,
+      wrongHuman: wrongHuman.length,
       doubleDispatch: judged.doubleDispatch,
       epochsBack: judged.epochsBack,
       falseDone: judged.falseDone,
@@ -326,6 +376,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       foreignRuns: judged.foreignRuns,
       kills,
       ticks,
+      answered,
+      mirrorLagAtIdle,
       tickErrors,
       deliveries,
       dropped,
@@ -344,6 +396,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await fake.close();
   }
 }
+
+/** Claim record states after which the fleet owes an item no work. */
+const FINAL: ReadonlySet<string> = new Set(["settled", "withdrawn", "invalid"]);
+
+/** The deliveries the App subscribes its scheduler to (`HEARD_ISSUE_EVENTS`, `HEARD_WORK_EVENTS`). */
+const HEARD: ReadonlySet<string> = new Set<string>([...HEARD_ISSUE_EVENTS, ...HEARD_WORK_EVENTS]);
+const heardByApp = (e: TappedEvent): boolean => HEARD.has(e.event) || (e.action !== undefined && HEARD.has(`${e.event}.${e.action}`));
 
 /** Reads a lagging replica of GitHub may serve: the listings and single reads the tick makes. */
 const LAGGING_READS = /^GET \/repos\/\{owner\}\/\{repo\}\/(issues$|issues\/events$|issues\/\{issue_number\}$|issues\/\{issue_number\}\/(comments|events)$|actions\/runs$|pulls$)/;
