@@ -136,6 +136,23 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(f.labelsOf(n)).not.toContain("bosun:needs-human");
   });
 
+  it("a label worker whose pull request opened after this replica's listing is not taken back when its lease runs out: it went to review", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    const n = await f.queue("label-opened-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    // A minute before the lease runs out, a tick lists the pull requests again (its listing had aged out): none yet.
+    const leaseUntil = recordOf(f, n)?.leaseUntil ?? 0;
+    f.clock.advance(leaseUntil - 60_000 - f.clock.now());
+    await a.tick();
+    // The worker opens its pull request; replica a hears nothing. The lease runs out.
+    f.clock.advance(30_000);
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "agent" });
+    f.clock.advance(60_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1, pull: pull.number });
+  });
+
   it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];

@@ -171,10 +171,11 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         else if (run !== undefined) worker = { kind: "live" };
       }
       let links = (await needPulls()).get(n) ?? [];
-      // A worker that ended and no pull request in a listing this process may have read before it
-      // opened (its webhook went to another replica, or was lost): listed once more, conditionally,
-      // before the item lands as having none — which sends it to a human.
-      if (worker.kind === "ended" && links.length === 0 && !relisted) {
+      // No pull request in a listing this process may have read before it opened (its webhook went
+      // to another replica, or was lost), where a decision rests on there being none — a worker
+      // that ended lands as having none (to a human), an unseen one whose lease ran out is taken
+      // back and sent again: listed once more, conditionally, first.
+      if ((worker.kind === "ended" || (worker.kind === "unseen" && r.leaseUntil <= now)) && links.length === 0 && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
