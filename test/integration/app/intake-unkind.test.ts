@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { systemClock } from "../../../src/adapters/local/system-clock.js";
+import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-listing.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { SNAPSHOT_MARKER } from "../../../src/core/brief/snapshot.js";
 import { parseClaimCommit, recordFor, type ClaimRecord } from "../../../src/core/claims/claim-record.js";
@@ -106,6 +107,8 @@ describe("intake against an unkind GitHub", () => {
     if (run === undefined) throw new Error("not dispatched");
     // The run ends "done" with no pull request: blocked, for a human.
     h.fake.completeWorkflowRun(REPO, run.id, "success");
+    // Landed as having none once GitHub's listings had time to show one (`LISTING_LAG_MS`).
+    h.clock.advance(LISTING_LAG_MS);
     await ticker.tick(config);
     expect(recordOf(h, n)?.state).toBe("settled");
     expect(h.labelsOf(n)).toEqual(["bosun:needs-human", "bosun:ready"]);

@@ -5,6 +5,7 @@
  * Judged from what GitHub recorded: which item's run the one slot got.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-listing.js";
 import { REPO, schedulerFixture } from "./scheduler-fixture.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
@@ -28,7 +29,8 @@ describe("due on the App's tick", () => {
     expect((await a.tick()).dispatched).toEqual([timed]);
     expect(f.runsOf(dateOnly)).toEqual([]);
     f.fake.completeWorkflowRun(REPO, f.runsOf(timed)[0]?.id ?? 0, "success");
-    f.clock.advance(10_000);
+    // Ended with no pull request: landed once the listings' lag is over (`LISTING_LAG_MS`).
+    f.clock.advance(LISTING_LAG_MS);
     expect((await f.replica("replica-b").tick()).dispatched).toEqual([dateOnly]);
   });
 });

@@ -357,6 +357,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       const last = [...observer.runs.values()].filter((r) => r.item === n).sort((a, b) => a.id - b.id).at(-1);
       return last?.conclusion === "success" && [...fake.repo(REPO).pulls.values()].some((p) => p.headRef === `bosun/${n}-work`);
     });
+    if (process.env["DBG_CHAOS"] === "1") for (const n of wrongHuman) { const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.headRef === `bosun/${n}-work`).map((p) => ({ n: p.number, merged: p.merged, state: fake.repo(REPO).issues.get(p.number)?.state, created: fake.repo(REPO).issues.get(p.number)?.createdAt })); const cs = [...fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === n).map((c) => c.body.split("\n").filter((l) => /Latest landing|human/.test(l)).join(" | ")); console.error(`DBG #${n} runs=${JSON.stringify([...observer.runs.values()].filter((r) => r.item === n))} pulls=${JSON.stringify(pulls)} heads=${JSON.stringify(observer.heads.get(n))} comments=${cs.join(" || ").slice(0, 500)}`); }
     for (const n of wrongHuman.slice(0, 5)) details.push(`#${n} went to a human though its last run succeeded with a pull request open`);
     for (const n of lost.slice(0, 5)) details.push(`lost #${n}: labels [${labelsOf(n).join(", ")}]`);
     const fired = (kind: string): number => fake.faults.fired.filter((f) => f.kind === kind).length;

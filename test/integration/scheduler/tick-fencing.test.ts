@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { octokitTickGitHub } from "../../../src/adapters/github/tick/octokit-tick-github.js";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.js";
+import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-listing.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
@@ -406,6 +407,8 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     expect(f.runsOf(m)).toHaveLength(0);
     expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
     f.fake.completeWorkflowRun(REPO, run.id, "success");
+    // Ended with no pull request: landed once the listings' lag is over (`LISTING_LAG_MS`).
+    f.clock.advance(LISTING_LAG_MS);
     await a.tick();
     await a.tick();
     expect(f.runsOf(m)).toHaveLength(1);

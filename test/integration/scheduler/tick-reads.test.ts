@@ -10,6 +10,7 @@ import { octokitTickGitHub } from "../../../src/adapters/github/tick/octokit-tic
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
 import { newTickMemory, runTick } from "../../../src/adapters/github/tick/run-tick.js";
 import type { TickGitHub } from "../../../src/adapters/github/tick/tick-github.js";
+import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-listing.js";
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
@@ -79,6 +80,8 @@ describe("the tick's reads on the fake GitHub", () => {
     await f.maintainer.issues.update({ owner: "acme", repo: "app", issue_number: n, state: "closed", state_reason: "not_planned" });
     expect((await missing.tick(f.config)).view.landed).toEqual([]);
     f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    // Ended with no pull request: landed once the listing's lag is over.
+    f.clock.advance(LISTING_LAG_MS);
     expect((await missing.tick(f.config)).view.landed.map((l) => l.n)).toEqual([n]);
     expect(f.runsOf(n)).toHaveLength(1);
   });
@@ -134,6 +137,43 @@ describe("the tick's reads on the fake GitHub", () => {
     await a.tick();
     expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
     expect(f.labelsOf(n)).not.toContain("bosun:needs-human");
+  });
+
+  it("a run that ended moments ago, its pull request missing from a lagging listing, keeps its claim until the listing can catch up; then it goes to review", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("lagging-listing");
+    // Replica b's pull request listings come from a replica of GitHub that has not seen the new one yet.
+    let hidden: number | undefined;
+    const real = tickGitHub(f);
+    const github: TickGitHub = { ...real, linkedPulls: async () => new Map([...(await real.linkedPulls())].map(([k, links]) => [k, links.filter((p) => p.number !== hidden)])) };
+    const b = new RepoTicker(createTestOctokit(f.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", holder: "b", clock: f.clock, journal: new MemoryJournal(), github });
+    await b.tick(f.config);
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+    hidden = pull.number;
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    f.clock.advance(5_000);
+    await b.tick(f.config);
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
+    expect(f.labelsOf(n)).not.toContain("bosun:needs-human");
+    hidden = undefined;
+    f.clock.advance(LISTING_LAG_MS);
+    await b.tick(f.config);
+    expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1, pull: pull.number });
+  });
+
+  it("a run that ended with no pull request at all still goes to a human, once the listing's lag is over", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("no-pull");
+    const a = f.replica("a");
+    await a.tick();
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    f.clock.advance(5_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "held" });
+    f.clock.advance(60_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", outcome: { disposition: "human" } });
+    expect(f.labelsOf(n)).toContain("bosun:needs-human");
   });
 
   it("a label worker whose pull request opened after this replica's listing is not taken back when its lease runs out: it went to review", async () => {

@@ -12,6 +12,7 @@ import { claimsByItem } from "./claims-by-item.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
 import { withEditTimes } from "./with-edit-times.js";
+import { waitsForListing } from "./waits-for-listing.js";
 
 /** What one process remembers between gathers: parsed bodies, and when it last read each issue's events. */
 export interface GatherMemory {
@@ -165,8 +166,9 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
     if (r?.state === "held") {
       const pool = config.pools[r.pool ?? "default"];
       let worker: WorkerState = { kind: "unseen" };
+      let run: RunView | undefined;
       if (pool?.dispatch.kind === "workflow") {
-        const run = runOfHeld(await needRuns(), n, r);
+        run = runOfHeld(await needRuns(), n, r);
         if (run?.status === "completed") worker = { kind: "ended", stop: stopFromRun(run.conclusion, run.url, run.rerunBy), run: run.id, url: run.url };
         else if (run !== undefined) worker = { kind: "live" };
       }
@@ -181,6 +183,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         pulls = await github.linkedPulls();
         links = pulls.get(n) ?? [];
       }
+      if (waitsForListing(worker, links.length, run?.updatedAt, now)) worker = { kind: "live" };
       const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
       const mergedPull = links.find((p) => p.state === "merged");
       const pull = open ?? mergedPull;

@@ -48,6 +48,8 @@ export interface RunView {
   readonly url: string;
   /** ms */
   readonly createdAt: number;
+  /** When GitHub last changed it (its first attempt), ms: for a completed run, about when it ended. */
+  readonly updatedAt?: number;
   /** Who started its first attempt: only runs the App dispatched speak for an item. */
   readonly actor: string;
   readonly headSha: string;
