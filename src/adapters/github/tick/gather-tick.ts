@@ -173,11 +173,14 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         else if (run !== undefined) worker = { kind: "live" };
       }
       let links = (await needPulls()).get(n) ?? [];
-      // No pull request in a listing this process may have read before it opened (its webhook went
-      // to another replica, or was lost), where a decision rests on there being none — a worker
-      // that ended lands as having none (to a human), an unseen one whose lease ran out is taken
-      // back and sent again: listed once more, conditionally, first.
-      if ((worker.kind === "ended" || (worker.kind === "unseen" && r.leaseUntil <= now)) && links.length === 0 && !relisted) {
+      // No pull request of Bosun's open or merged for the item in a listing this process may have
+      // read before it opened (its webhook went to another replica, or was lost), where a decision
+      // rests on there being none — a worker that ended lands without it (to a human, or on what
+      // else the listing showed: an older closed pull request, or anyone's open one that says it
+      // closes the item), an unseen one whose lease ran out is taken back and sent again: listed
+      // once more, conditionally, first.
+      const ownShown = links.some((p) => p.bosunBranch && (p.state === "open" || p.state === "merged"));
+      if (((worker.kind === "ended" && !ownShown) || (worker.kind === "unseen" && r.leaseUntil <= now && links.length === 0)) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
