@@ -13,6 +13,7 @@
  */
 import { Octokit } from "@octokit/rest";
 import { createFakeGitHub, type FakeGitHub } from "../../fake-github/create-fake-github.js";
+import { announce } from "../../fake-github/create-seed.js";
 import type { TappedEvent } from "../../fake-github/create-webhooks.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
 import { RepoTicker } from "../../../src/adapters/github/tick/repo-ticker.js";
@@ -279,7 +280,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         if (f === undefined || !observer.inProgress(run.id)) continue;
         if (f.kind === "finishes" && f.dueAt <= clock.now()) {
           if (f.conclusion === "success" && f.pull && ![...fake.repo(REPO).pulls.values()].some((p) => p.headRef === `bosun/${run.item}-work`)) {
-            fake.addPull(REPO, { head: `bosun/${run.item}-work`, title: `Work on #${run.item}`, body: `Closes #${run.item}`, user: "agent" });
+            const pull = fake.addPull(REPO, { head: `bosun/${run.item}-work`, title: `Work on #${run.item}`, body: `Closes #${run.item}`, user: "agent" });
+            // Seeded pull requests announce nothing on their own: GitHub delivers the opening.
+            announce(fake.state, fake.webhooks, fake.repo(REPO), fake.repo(REPO).issues.get(pull.number)!);
           }
           observer.complete(run.id, f.conclusion);
         } else if (f.kind === "dead" && f.failsAt <= clock.now()) {
