@@ -46,14 +46,16 @@ export interface HearingContext {
  * (`registerScheduler`) and the chaos run both hear deliveries through this, so what the chaos
  * judges is what the App does. A delivery is a hint: the tick decides from GitHub.
  */
-export async function hearDelivery(ticker: RepoTicker, event: string, payload: HeardPayload, context: HearingContext): Promise<boolean> {
-  return event === "issues" ? hearIssue(ticker, payload, context) : hearWork(ticker, event, payload, context);
+export async function hearDelivery(tickerOf: () => Promise<RepoTicker>, event: string, payload: HeardPayload, context: HearingContext): Promise<boolean> {
+  return event === "issues" ? hearIssue(tickerOf, payload, context) : hearWork(tickerOf, event, payload, context);
 }
 
-function hearIssue(ticker: RepoTicker, payload: HeardPayload, context: HearingContext): boolean {
+async function hearIssue(tickerOf: () => Promise<RepoTicker>, payload: HeardPayload, context: HearingContext): Promise<boolean> {
   if (payload.issue === undefined) return false;
   // Bosun's own label writes come back as webhooks: they change nothing the tick does not know.
   if ((payload.sender?.login ?? "").toLowerCase() === context.botLogin.toLowerCase()) return false;
+  // Only a delivery heard makes its repository's ticker (the App keeps one per repository it hears).
+  const ticker = await tickerOf();
   // An approval asks only that it be recorded: if another replica already did, the tick stops at
   // the claims (under the configuration of the replica's last tick: before its first, it is whole).
   const readyLabel = ticker.lastConfig?.labels.ready;
@@ -69,7 +71,7 @@ function hearIssue(ticker: RepoTicker, payload: HeardPayload, context: HearingCo
   return true;
 }
 
-async function hearWork(ticker: RepoTicker, event: string, payload: HeardPayload, context: HearingContext): Promise<boolean> {
+async function hearWork(tickerOf: () => Promise<RepoTicker>, event: string, payload: HeardPayload, context: HearingContext): Promise<boolean> {
   // Only the App's own gate runs: anyone with write access can post one of that name.
   if (event === "check_run" && (payload.check_run?.name !== GATE_CHECK_NAME || !isBosunsRun(payload.check_run, normalizeLogin(context.botLogin)))) return false;
   // Only a pull request's opening asks the configuration (cached; a push to the default branch drops it).
@@ -77,6 +79,7 @@ async function hearWork(ticker: RepoTicker, event: string, payload: HeardPayload
   const ticks = ticksNow({ name: event, ...(payload.action === undefined ? {} : { action: payload.action }), runEvent: payload.workflow_run?.event ?? "", checkStatus: payload.check_run?.status ?? null, checkConclusion: payload.check_run?.conclusion ?? null }, config);
   // A run that is not a worker's or a verification's carries nothing the tick keeps.
   if (event === "workflow_run" && !ticks) return false;
+  const ticker = await tickerOf();
   if (event === "pull_request" && LISTED_PULL_ACTIONS.has(payload.action ?? "")) {
     if (payload.pull_request === undefined) ticker.invalidate("pulls");
     else ticker.github.heardPull(payload.pull_request);

@@ -117,9 +117,11 @@ export function registerScheduler(app: Probot, options: SchedulerOptions): { tic
     const where = repoOf(payload);
     if (where === undefined) return;
     const octokit = context.octokit as unknown as Octokit;
-    const entry = await forRepo(octokit, where.owner, where.repo, where.defaultBranch);
-    const ticks = await hearDelivery(entry.ticker, context.name, payload, { botLogin: await options.botLogin(), config: async () => (await options.loadConfig(octokit, where.owner, where.repo)).config });
-    if (ticks) await entry.trigger.trigger(true);
+    // The repository's entry is made (or its client renewed) only once hearDelivery knows the delivery is heard.
+    let entry: Awaited<ReturnType<typeof forRepo>> | undefined;
+    const tickerOf = async (): Promise<RepoTicker> => (entry ??= await forRepo(octokit, where.owner, where.repo, where.defaultBranch)).ticker;
+    const ticks = await hearDelivery(tickerOf, context.name, payload, { botLogin: await options.botLogin(), config: async () => (await options.loadConfig(octokit, where.owner, where.repo)).config });
+    if (ticks && entry !== undefined) await entry.trigger.trigger(true);
   };
 
   // Issue events: which issue's approval to read again. The tick decides from GitHub, not from these.

@@ -321,7 +321,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         let due = false;
         for (const e of heard) {
           if (replica.dead) return;
-          due = (await hearDelivery(replica.ticker, e.event, e.payload as HeardPayload, hearing)) || due;
+          due = (await hearDelivery(() => Promise.resolve(replica.ticker), e.event, e.payload as HeardPayload, hearing)) || due;
           // Folded: the deliveries of one moment go to one tick (the App's jittered wait).
           if (due && rand() >= (folds.get(replica) ?? 0)) {
             await tick(replica, true);
