@@ -12,7 +12,7 @@ import { claimsByItem } from "./claims-by-item.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
 import { withEditTimes } from "./with-edit-times.js";
-import { waitsForListing } from "./waits-for-listing.js";
+import { ownShown, waitsForListing } from "./waits-for-listing.js";
 
 /** What one process remembers between gathers: parsed bodies, and when it last read each issue's events. */
 export interface GatherMemory {
@@ -173,20 +173,17 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         else if (run !== undefined) worker = { kind: "live" };
       }
       let links = (await needPulls()).get(n) ?? [];
-      // No pull request of Bosun's open or merged for the item in a listing this process may have
-      // read before it opened (its webhook went to another replica, or was lost), where a decision
-      // rests on there being none — a worker that ended lands without it (to a human, or on what
-      // else the listing showed: an older closed pull request, or anyone's open one that says it
-      // closes the item), an unseen one whose lease ran out is taken back and sent again: listed
-      // once more, conditionally, first.
-      const ownShown = links.some((p) => p.bosunBranch && (p.state === "open" || p.state === "merged"));
-      if (((worker.kind === "ended" && !ownShown) || (worker.kind === "unseen" && r.leaseUntil <= now && links.length === 0)) && !relisted) {
+      // A listing read before the worker's pull request opened (its webhook went elsewhere, or was
+      // lost) where a decision rests on its absence — an ended worker lands without it (to a human,
+      // or on an older or someone else's pull request), an unseen one past its lease is sent again:
+      // listed once more, conditionally; then a run that ended moments ago waits out GitHub's lag.
+      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && r.leaseUntil <= now && links.length === 0)) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
         links = pulls.get(n) ?? [];
       }
-      if (waitsForListing(worker, links.length, run?.updatedAt, now)) worker = { kind: "live" };
+      if (waitsForListing(worker, ownShown(links), run?.updatedAt, now)) worker = { kind: "live" };
       const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
       const mergedPull = links.find((p) => p.state === "merged");
       const pull = open ?? mergedPull;
