@@ -414,6 +414,28 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     expect(f.runsOf(m)).toHaveLength(1);
   });
 
+  it("a label worker's pull request closed unmerged sends the item to a human; requeued by a maintainer, the new attempt is not ended by that old pull request", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    const n = await f.queue("second-try");
+    const a = f.replica("a");
+    await a.tick();
+    const first = f.fake.addPull(REPO, { head: `agent/${n}-fix`, base: "main", body: `Closes #${n}`, user: "agent" });
+    await f.maintainer.pulls.update({ owner: "acme", repo: "app", pull_number: first.number, state: "closed" });
+    f.clock.advance(10_000);
+    a.ticker.invalidate("pulls");
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1, outcome: { disposition: "human" } });
+    // A maintainer sends it back to the queue; it is granted again and its worker is called anew.
+    expect(await a.ticker.retryByPerson(f.config, n, "mona")).toBe("requeued");
+    f.clock.advance(120_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 2 });
+    f.clock.advance(10_000);
+    await a.tick();
+    // The closed pull request is the first attempt's: the second's worker has not shown yet.
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 2 });
+  });
+
   it("a transient 404 on an in-flight issue the listing missed is not taken as gone: its claim and slot stay", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: "agent:go"}}\nlease: 10m\n`);
     const n = await f.queue("first");

@@ -13,6 +13,7 @@ import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
 import { withEditTimes } from "./with-edit-times.js";
 import { ownShown, waitsForListing } from "./waits-for-listing.js";
+import { closedThisAttempt } from "./closed-this-attempt.js";
 
 /** What one process remembers between gathers: parsed bodies, and when it last read each issue's events. */
 export interface GatherMemory {
@@ -173,10 +174,9 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         else if (run !== undefined) worker = { kind: "live" };
       }
       let links = (await needPulls()).get(n) ?? [];
-      // A listing read before the worker's pull request opened (its webhook went elsewhere, or was
-      // lost) where a decision rests on its absence — an ended worker lands without it (to a human,
-      // or on an older or someone else's pull request), an unseen one past its lease is sent again:
-      // listed once more, conditionally; then a run that ended moments ago waits out GitHub's lag.
+      // Where a decision rests on the worker's pull request being absent (an ended worker lands without
+      // it, an unseen one past its lease is sent again), a listing that may predate it is read again;
+      // then a run that ended moments ago waits out GitHub's lag (`waitsForListing`).
       if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && r.leaseUntil <= now && links.length === 0)) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
@@ -187,12 +187,13 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
       const mergedPull = links.find((p) => p.state === "merged");
       const pull = open ?? mergedPull;
+      const closed = closedThisAttempt(links, r.grantedAt);
       if (pull !== undefined) facts.pull = pullFacts(pull);
       if (worker.kind === "unseen") {
         // No run (or not a workflow pool): the pull request is the worker.
         if (mergedPull !== undefined) worker = { kind: "ended", stop: { kind: "done", reason: `pull request #${mergedPull.number} merged` } };
         else if (open !== undefined) worker = pool?.dispatch.kind === "workflow" ? { kind: "live" } : { kind: "ended", stop: { kind: "done", reason: `pull request #${open.number} opened` } };
-        else if (links.length > 0 && links.every((p) => p.state === "closed")) worker = { kind: "ended", stop: { kind: "blocked", reason: `pull request #${links[0]?.number ?? "?"} was closed unmerged` } };
+        else if (closed !== undefined) worker = { kind: "ended", stop: { kind: "blocked", reason: `pull request #${closed.number} was closed unmerged` } };
       }
       facts.worker = worker;
     }

@@ -69,6 +69,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       ...(merged && typeof pr.merge_commit_sha === "string" ? { mergeSha: pr.merge_commit_sha } : {}),
       bosunBranch: pr.head.repo?.full_name === `${owner}/${repo}` && isItemBranch(pr.head.ref, n),
       author: pr.user?.login ?? "ghost",
+      ...(Number.isFinite(Date.parse(pr.created_at ?? "")) ? { createdAt: Date.parse(pr.created_at ?? "") } : {}),
     };
   };
 

@@ -9,6 +9,7 @@ export interface HeardPull {
   readonly state: string;
   readonly body?: string | null;
   readonly updated_at: string;
+  readonly created_at?: string;
   readonly merged_at: string | null;
   readonly merge_commit_sha?: string | null;
   readonly head: { readonly ref: string; readonly sha: string; readonly repo: { readonly full_name: string } | null };
@@ -66,6 +67,8 @@ export interface PullLink {
   /** Its head is Bosun's own branch for the item (`bosun/<n>-…`) in this repository. */
   readonly bosunBranch: boolean;
   readonly author: string;
+  /** When it was opened (GitHub's clock, ms), where known. */
+  readonly createdAt?: number;
 }
 
 /** Bosun's comments on an issue: its latest snapshot (by hash) and its status comment. */
