@@ -335,6 +335,35 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
     expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
   });
 
+  it("a dispatch that started its run and answered 502 is matched to its own run, not to a newer one someone with write started under the same name: the live worker keeps its claim", async () => {
+    f = await schedulerFixture(pool(1));
+    const n = await f.queue("impostor");
+    const a = f.replica("a");
+    f.fake.faults.add({ kind: "error", status: 502, applied: true, route: "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", times: 1 });
+    // Between Bosun's dispatch and its look for the run, the agent (it read the docs: work runs are
+    // named `bosun #<n> epoch <e>`) starts the workflow itself under that name: the newest such run.
+    let planted = false;
+    const plant = (): boolean => {
+      if (planted) return false;
+      planted = true;
+      const repo = f!.fake.repo(REPO);
+      const bosuns = [...repo.workflowRuns.values()].at(-1)!;
+      repo.workflowRuns.set(bosuns.id + 1000, { ...bosuns, id: bosuns.id + 1000, actor: "agent", runNumber: bosuns.runNumber + 1 });
+      return false;
+    };
+    // A rule that never fires: its `when` is asked as the look's listing arrives, and plants the run then.
+    f.fake.faults.add({ kind: "error", status: 500, route: "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", probability: 1, when: plant });
+    await a.tick().catch(() => undefined);
+    expect(planted).toBe(true);
+    const own = f.runsOf(n).find((r) => f!.fake.repo(REPO).workflowRuns.get(r.id)?.actor === "bosun[bot]")!;
+    f.fake.repo(REPO).workflowRuns.get(own.id)!.status = "in_progress";
+    f.clock.advance(60 * 60_000); // past the dispatch deadline and the lease
+    for (let i = 0; i < 3; i++) await a.tick().catch(() => undefined);
+    // Bosun's run lives: its claim is renewed, never taken back, and no second run of Bosun's starts.
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 1 });
+    expect(f.runsOf(n).filter((r) => f!.fake.repo(REPO).workflowRuns.get(r.id)?.actor === "bosun[bot]")).toHaveLength(1);
+  });
+
   it("a dispatch answered 4xx (definitely not started) gives the claim back for a retry", async () => {
     f = await schedulerFixture(pool(1));
     const n = await f.queue("refused");
