@@ -216,6 +216,34 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1, pull: pull.number });
   });
 
+  it("a requeued label item whose listing shows only its earlier attempt's closed pull request relists before it is taken back at the lease's end: the new pull request went to review", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    const n = await f.queue("requeued-opened-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    // The first attempt's pull request is closed unmerged: a human; a maintainer requeues the item.
+    const first = f.fake.addPull(REPO, { head: `agent/${n}-fix`, base: "main", body: `Closes #${n}`, user: "agent" });
+    await f.maintainer.pulls.update({ owner: "acme", repo: "app", pull_number: first.number, state: "closed" });
+    f.clock.advance(10_000);
+    a.ticker.invalidate("pulls");
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1 });
+    expect(await a.ticker.retryByPerson(f.config, n, "mona")).toBe("requeued");
+    f.clock.advance(120_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 2 });
+    // A minute before the lease runs out, a tick lists again: only the first attempt's closed pull request.
+    const leaseUntil = recordOf(f, n)?.leaseUntil ?? 0;
+    f.clock.advance(leaseUntil - 60_000 - f.clock.now());
+    await a.tick();
+    // The new worker opens its pull request; replica a hears nothing. The lease runs out.
+    f.clock.advance(30_000);
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "agent" });
+    f.clock.advance(60_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 2, pull: pull.number });
+  });
+
   it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];

@@ -176,8 +176,11 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       let links = (await needPulls()).get(n) ?? [];
       // Where a decision rests on the worker's pull request being absent (an ended worker lands without
       // it, an unseen one past its lease is sent again), a listing that may predate it is read again;
-      // then a run that ended moments ago waits out GitHub's lag (`waitsForListing`).
-      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && r.leaseUntil <= now && links.length === 0)) && !relisted) {
+      // then a run that ended moments ago waits out GitHub's lag (`waitsForListing`). An unseen worker
+      // is shown by any pull request open or merged, or closed during this attempt: an earlier
+      // attempt's closed one (a requeued item) does not show it.
+      const unseenShown = (all: readonly PullLink[]): boolean => all.some((p) => p.state !== "closed") || closedThisAttempt(all, r.grantedAt) !== undefined;
+      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && r.leaseUntil <= now && !unseenShown(links))) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
