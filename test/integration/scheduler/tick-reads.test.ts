@@ -125,6 +125,28 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(t.view.idle).toBe(true);
   });
 
+  it("an item in review whose pull request this replica's listing shows closed, since reopened (its webhook went elsewhere), is not sent to a human", async () => {
+    f = await schedulerFixture(ONE);
+    const n = await f.queue("reopened-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
+    a.ticker.invalidate("pulls");
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    // Closed by mistake, and listed so by replica a (as a tick, or a pull_request webhook, would).
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed", closedAt: f.clock.now() });
+    a.ticker.invalidate("pulls");
+    await a.ticker.github.linkedPulls();
+    // Reopened at once; replica a hears nothing, and its listing is seconds old.
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "open", closedAt: null });
+    f.clock.advance(10_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    expect(f.labelsOf(n)).not.toContain("bosun:needs-human");
+  });
+
   // The worker opens its pull request and its run ends; replica a heard neither (its listing is
   // fresh, from a tick before): it lists again before landing the run as having none, or on another.
   it.each([

@@ -87,14 +87,15 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   let relisted = false;
   /**
    * A pull request a record names: from the listing, listed once more if it is not there (it may be
-   * newer than the listing) or if it shows open while its issue, read this tick, is closed (a merge
+   * newer than the listing), if it shows open while its issue, read this tick, is closed (a merge
    * closes it: the listing is older than the issue, its webhook heard by another replica or lost),
+   * or if it shows closed unmerged (the item then goes to a human: it may have been reopened since),
    * else read on its own.
    */
   const pullNamed = async (n: number, number: number, issueClosed: boolean): Promise<PullLink | undefined> => {
     const find = (all: ReadonlyMap<number, readonly PullLink[]>): PullLink | undefined => (all.get(n) ?? []).find((p) => p.number === number);
     let found = find(await needPulls());
-    if ((found === undefined || (found.state === "open" && issueClosed)) && !relisted) {
+    if ((found === undefined || found.state === "closed" || (found.state === "open" && issueClosed)) && !relisted) {
       relisted = true;
       github.invalidate("pulls");
       pulls = await github.linkedPulls();
