@@ -266,6 +266,23 @@ describe("the tick's reads on the fake GitHub", () => {
     expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 2, pull: pull.number });
   });
 
+  it("a label worker's pull request this replica's listing shows closed, since reopened (its webhook went elsewhere), does not send the item to a human: it went to review", async () => {
+    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    const n = await f.queue("label-reopened-elsewhere");
+    const a = f.replica("a");
+    await a.tick();
+    f.clock.advance(5_000);
+    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "agent" });
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed", closedAt: f.clock.now() });
+    // Replica a lists it closed (as a tick, or a pull_request webhook, would); it is reopened at once, and a hears nothing.
+    a.ticker.invalidate("pulls");
+    await a.ticker.github.linkedPulls();
+    Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "open", closedAt: null });
+    f.clock.advance(10_000);
+    await a.tick();
+    expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1, pull: pull.number });
+  });
+
   it("a replica that grants items another took in checks their snapshots in one query, not one comments read each, and posts none twice", async () => {
     f = await schedulerFixture(`pools:\n  default: {size: 0, dispatch: {kind: workflow, workflow: bosun-work.yml}}\nlease: 10m\n`);
     const items = [await f.queue("one"), await f.queue("two"), await f.queue("three")];

@@ -179,9 +179,11 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       // it, an unseen one past its lease is sent again), a listing that may predate it is read again;
       // then a run that ended moments ago waits out GitHub's lag (`waitsForListing`). An unseen worker
       // is shown by any pull request open or merged, or closed during this attempt: an earlier
-      // attempt's closed one (a requeued item) does not show it.
+      // attempt's closed one (a requeued item) does not show it. One shown only as closed lands to a
+      // human: that pull request may have been reopened since, so it too is read again.
       const unseenShown = (all: readonly PullLink[]): boolean => all.some((p) => p.state !== "closed") || closedThisAttempt(all, r.grantedAt) !== undefined;
-      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && r.leaseUntil <= now && !unseenShown(links))) && !relisted) {
+      const unseenClosed = (all: readonly PullLink[]): boolean => closedThisAttempt(all, r.grantedAt) !== undefined;
+      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && ((r.leaseUntil <= now && !unseenShown(links)) || unseenClosed(links)))) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
