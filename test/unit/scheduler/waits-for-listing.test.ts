@@ -1,8 +1,10 @@
 /**
  * When a run that ended done waits for GitHub's pull request listing before it lands without a pull
- * request (`waitsForListing`), and which pull requests count as the run's own (`ownShown`).
+ * request (`waitsForListing`), which pull requests count as the run's own (`ownShown`), and when the
+ * tick lists the pull requests once more before deciding on them (`listsAgain`).
  */
 import { describe, expect, it } from "vitest";
+import { listsAgain } from "../../../src/adapters/github/tick/lists-again.js";
 import { LISTING_LAG_MS, ownShown, waitsForListing } from "../../../src/adapters/github/tick/waits-for-listing.js";
 import type { PullLink } from "../../../src/adapters/github/tick/tick-github.js";
 import type { WorkerState } from "../../../src/core/engine/step-state.js";
@@ -34,5 +36,23 @@ describe("ownShown", () => {
     ["nothing listed", [], false],
   ])("%s", (_name, links, shown) => {
     expect(ownShown(links as PullLink[])).toBe(shown);
+  });
+});
+
+describe("listsAgain", () => {
+  const held = { grantedAt: NOW - 600_000, leaseUntil: NOW + 600_000 };
+  const lapsed = { ...held, leaseUntil: NOW - 1 };
+  const unseen: WorkerState = { kind: "unseen" };
+  it.each([
+    ["a run that ended with none of Bosun's pull requests shown", done, [link({ bosunBranch: false, author: "mallory" })], held, true],
+    ["a run that ended with its own pull request shown", done, [link({})], held, false],
+    ["a live worker", { kind: "live" } as WorkerState, [], lapsed, false],
+    ["an unseen worker within its lease, nothing listed", unseen, [], held, false],
+    ["an unseen worker past its lease, nothing listed", unseen, [], lapsed, true],
+    ["an unseen worker past its lease, shown by an open pull request", unseen, [link({ bosunBranch: false })], lapsed, false],
+    ["an unseen worker past its lease, only an earlier attempt's closed pull request listed", unseen, [link({ state: "closed", createdAt: NOW - 3_600_000 })], lapsed, true],
+    ["an unseen worker shown only by a pull request closed during this attempt (it may have been reopened)", unseen, [link({ state: "closed", createdAt: NOW - 60_000 })], held, true],
+  ])("%s", (_name, worker, links, record, again) => {
+    expect(listsAgain(worker, links as PullLink[], record, NOW)).toBe(again);
   });
 });

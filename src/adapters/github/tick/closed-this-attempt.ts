@@ -6,9 +6,10 @@ const CLOCKS_APART_MS = 60_000;
 /**
  * The pull request, closed unmerged, that ends this attempt of a worker shown only by its pull
  * requests (a `label`, `assign` or `comment` pool), when every one listed for the item is closed:
- * one opened during this attempt (since its grant). One closed before the grant was an earlier
- * attempt's — a maintainer may have requeued the item after it — and says nothing of this one.
- * Undefined: none (the worker has not shown). A pull request whose opening is unknown counts.
+ * one opened during this attempt (since its grant). One opened before the grant was an earlier
+ * attempt's — a maintainer may have requeued the item after it was closed — and says nothing of
+ * this one. Undefined: none (the worker has not shown). A pull request whose opening is unknown
+ * counts. Known gap: one opened within the clock tolerance before a quick requeue still counts.
  */
 export function closedThisAttempt(links: readonly PullLink[], grantedAt: number | undefined): PullLink | undefined {
   if (links.length === 0 || links.some((p) => p.state !== "closed")) return undefined;

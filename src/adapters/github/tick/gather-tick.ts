@@ -12,6 +12,7 @@ import { claimsByItem } from "./claims-by-item.js";
 import { runOf, runsOfItem } from "./run-of.js";
 import type { ListedIssue, PullLink, RunView, TickReads } from "./tick-github.js";
 import { withEditTimes } from "./with-edit-times.js";
+import { listsAgain } from "./lists-again.js";
 import { ownShown, waitsForListing } from "./waits-for-listing.js";
 import { closedThisAttempt } from "./closed-this-attempt.js";
 
@@ -175,15 +176,9 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
         else if (run !== undefined) worker = { kind: "live" };
       }
       let links = (await needPulls()).get(n) ?? [];
-      // Where a decision rests on the worker's pull request being absent (an ended worker lands without
-      // it, an unseen one past its lease is sent again), a listing that may predate it is read again;
-      // then a run that ended moments ago waits out GitHub's lag (`waitsForListing`). An unseen worker
-      // is shown by any pull request open or merged, or closed during this attempt: an earlier
-      // attempt's closed one (a requeued item) does not show it. One shown only as closed lands to a
-      // human: that pull request may have been reopened since, so it too is read again.
-      const unseenShown = (all: readonly PullLink[]): boolean => all.some((p) => p.state !== "closed") || closedThisAttempt(all, r.grantedAt) !== undefined;
-      const unseenClosed = (all: readonly PullLink[]): boolean => closedThisAttempt(all, r.grantedAt) !== undefined;
-      if (((worker.kind === "ended" && !ownShown(links)) || (worker.kind === "unseen" && ((r.leaseUntil <= now && !unseenShown(links)) || unseenClosed(links)))) && !relisted) {
+      // A listing that may predate the worker's pull request, where a decision rests on it (`listsAgain`),
+      // is read again; then a run that ended moments ago waits out GitHub's lag (`waitsForListing`).
+      if (listsAgain(worker, links, r, now) && !relisted) {
         relisted = true;
         github.invalidate("pulls");
         pulls = await github.linkedPulls();
