@@ -13,6 +13,7 @@ import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-list
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { closedThenRequeued, LABEL_POOL } from "./label-pool-moves.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
@@ -444,21 +445,11 @@ describe("the tick's fencing on the fake GitHub (adversarial)", () => {
   });
 
   it("a label worker's pull request closed unmerged sends the item to a human; requeued by a maintainer, the new attempt is not ended by that old pull request", async () => {
-    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    f = await schedulerFixture(LABEL_POOL);
     const n = await f.queue("second-try");
     const a = f.replica("a");
     await a.tick();
-    const first = f.fake.addPull(REPO, { head: `agent/${n}-fix`, base: "main", body: `Closes #${n}`, user: "agent" });
-    await f.maintainer.pulls.update({ owner: "acme", repo: "app", pull_number: first.number, state: "closed" });
-    f.clock.advance(10_000);
-    a.ticker.invalidate("pulls");
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1, outcome: { disposition: "human" } });
-    // A maintainer sends it back to the queue; it is granted again and its worker is called anew.
-    expect(await a.ticker.retryByPerson(f.config, n, "mona")).toBe("requeued");
-    f.clock.advance(120_000);
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 2 });
+    await closedThenRequeued(f, a, n);
     f.clock.advance(10_000);
     await a.tick();
     // The closed pull request is the first attempt's: the second's worker has not shown yet.

@@ -14,6 +14,7 @@ import { LISTING_LAG_MS } from "../../../src/adapters/github/tick/waits-for-list
 import { MemoryJournal } from "../../../src/adapters/memory/memory-journal.js";
 import { parseClaimMessage } from "../../../src/core/claims/claim-record.js";
 import { createTestOctokit } from "../../fake-github/test-octokit.js";
+import { closedThenRequeued, LABEL_POOL, openedAsLeaseRunsOut } from "./label-pool-moves.js";
 import { BOT, REPO, schedulerFixture } from "./scheduler-fixture.js";
 
 type Fixture = Awaited<ReturnType<typeof schedulerFixture>>;
@@ -33,6 +34,17 @@ const recordOf = (fx: Fixture, n: number) => {
 
 function tickGitHub(fx: Fixture): TickGitHub {
   return octokitTickGitHub(createTestOctokit(fx.fake.url, "t-bot"), { owner: "acme", repo: "app", botLogin: BOT, defaultBranch: "main", now: () => fx.clock.now() });
+}
+
+/** The item granted, its run ended with its pull request open, replica a has it in review: answers the pull request. */
+async function inReview(fx: Fixture, a: ReturnType<Fixture["replica"]>, n: number) {
+  await a.tick();
+  const pull = fx.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
+  fx.fake.completeWorkflowRun(REPO, fx.runsOf(n)[0]!.id, "success");
+  a.ticker.invalidate("pulls");
+  await a.tick();
+  expect(recordOf(fx, n)).toMatchObject({ state: "review", pull: pull.number });
+  return pull;
 }
 
 describe("the tick's reads on the fake GitHub", () => {
@@ -109,12 +121,7 @@ describe("the tick's reads on the fake GitHub", () => {
     f = await schedulerFixture(ONE);
     const n = await f.queue("merged-elsewhere");
     const a = f.replica("a");
-    await a.tick();
-    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
-    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
-    a.ticker.invalidate("pulls");
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    const pull = await inReview(f, a, n);
     // The maintainer merges; GitHub closes the issue. Replica a hears nothing and its listing is a minute old.
     Object.assign(pull, { merged: true, mergedAt: f.clock.now(), mergeCommitSha: pull.headSha });
     Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed" });
@@ -129,12 +136,7 @@ describe("the tick's reads on the fake GitHub", () => {
     f = await schedulerFixture(ONE);
     const n = await f.queue("reopened-elsewhere");
     const a = f.replica("a");
-    await a.tick();
-    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "bosun[bot]" });
-    f.fake.completeWorkflowRun(REPO, f.runsOf(n)[0]!.id, "success");
-    a.ticker.invalidate("pulls");
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "review", pull: pull.number });
+    const pull = await inReview(f, a, n);
     // Closed by mistake, and listed so by replica a (as a tick, or a pull_request webhook, would).
     Object.assign(f.fake.repo(REPO).issues.get(pull.number)!, { state: "closed", closedAt: f.clock.now() });
     a.ticker.invalidate("pulls");
@@ -222,47 +224,21 @@ describe("the tick's reads on the fake GitHub", () => {
   });
 
   it("a label worker whose pull request opened after this replica's listing is not taken back when its lease runs out: it went to review", async () => {
-    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    f = await schedulerFixture(LABEL_POOL);
     const n = await f.queue("label-opened-elsewhere");
     const a = f.replica("a");
     await a.tick();
-    // A minute before the lease runs out, a tick lists the pull requests again (its listing had aged out): none yet.
-    const leaseUntil = recordOf(f, n)?.leaseUntil ?? 0;
-    f.clock.advance(leaseUntil - 60_000 - f.clock.now());
-    await a.tick();
-    // The worker opens its pull request; replica a hears nothing. The lease runs out.
-    f.clock.advance(30_000);
-    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "agent" });
-    f.clock.advance(60_000);
-    await a.tick();
+    const pull = await openedAsLeaseRunsOut(f, a, n);
     expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 1, pull: pull.number });
   });
 
   it("a requeued label item whose listing shows only its earlier attempt's closed pull request relists before it is taken back at the lease's end: the new pull request went to review", async () => {
-    f = await schedulerFixture(`pools:\n  default: {size: 1, dispatch: {kind: label, label: fix-me}}\nlease: 10m\n`);
+    f = await schedulerFixture(LABEL_POOL);
     const n = await f.queue("requeued-opened-elsewhere");
     const a = f.replica("a");
     await a.tick();
-    // The first attempt's pull request is closed unmerged: a human; a maintainer requeues the item.
-    const first = f.fake.addPull(REPO, { head: `agent/${n}-fix`, base: "main", body: `Closes #${n}`, user: "agent" });
-    await f.maintainer.pulls.update({ owner: "acme", repo: "app", pull_number: first.number, state: "closed" });
-    f.clock.advance(10_000);
-    a.ticker.invalidate("pulls");
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "settled", epoch: 1 });
-    expect(await a.ticker.retryByPerson(f.config, n, "mona")).toBe("requeued");
-    f.clock.advance(120_000);
-    await a.tick();
-    expect(recordOf(f, n)).toMatchObject({ state: "held", epoch: 2 });
-    // A minute before the lease runs out, a tick lists again: only the first attempt's closed pull request.
-    const leaseUntil = recordOf(f, n)?.leaseUntil ?? 0;
-    f.clock.advance(leaseUntil - 60_000 - f.clock.now());
-    await a.tick();
-    // The new worker opens its pull request; replica a hears nothing. The lease runs out.
-    f.clock.advance(30_000);
-    const pull = f.fake.addPull(REPO, { head: `bosun/${n}-work`, base: "main", body: `Closes #${n}`, user: "agent" });
-    f.clock.advance(60_000);
-    await a.tick();
+    await closedThenRequeued(f, a, n);
+    const pull = await openedAsLeaseRunsOut(f, a, n);
     expect(recordOf(f, n)).toMatchObject({ state: "review", epoch: 2, pull: pull.number });
   });
 
