@@ -86,6 +86,13 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const needRuns = async (): Promise<readonly RunView[]> => (runs ??= await github.listRuns((all) => heldWorkflow.every((n) => runOfHeld(all, n, refs.get(n)?.record as ClaimRecord) !== undefined)));
   const needPulls = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => (pulls ??= await github.linkedPulls());
   let relisted = false;
+  /** The pull requests listed once more (conditionally), once a tick: the listing in hand may predate what a decision rests on. */
+  const relist = async (): Promise<ReadonlyMap<number, readonly PullLink[]>> => {
+    if (relisted) return needPulls();
+    relisted = true;
+    github.invalidate("pulls");
+    return (pulls = await github.linkedPulls());
+  };
   /**
    * A pull request a record names: from the listing, listed once more if it is not there (it may be
    * newer than the listing), if it shows open while its issue, read this tick, is closed (a merge
@@ -96,12 +103,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
   const pullNamed = async (n: number, number: number, issueClosed: boolean): Promise<PullLink | undefined> => {
     const find = (all: ReadonlyMap<number, readonly PullLink[]>): PullLink | undefined => (all.get(n) ?? []).find((p) => p.number === number);
     let found = find(await needPulls());
-    if ((found === undefined || found.state === "closed" || (found.state === "open" && issueClosed)) && !relisted) {
-      relisted = true;
-      github.invalidate("pulls");
-      pulls = await github.linkedPulls();
-      found = find(pulls);
-    }
+    if (found === undefined || found.state === "closed" || (found.state === "open" && issueClosed)) found = find(await relist());
     return found ?? (await github.pull(number));
   };
 
@@ -178,12 +180,7 @@ export async function gatherTick(input: GatherInput): Promise<TickFacts> {
       let links = (await needPulls()).get(n) ?? [];
       // A listing that may predate the worker's pull request, where a decision rests on it (`listsAgain`),
       // is read again; then a run that ended moments ago waits out GitHub's lag (`waitsForListing`).
-      if (listsAgain(worker, links, r, now) && !relisted) {
-        relisted = true;
-        github.invalidate("pulls");
-        pulls = await github.linkedPulls();
-        links = pulls.get(n) ?? [];
-      }
+      if (listsAgain(worker, links, r, now)) links = (await relist()).get(n) ?? [];
       if (waitsForListing(worker, ownShown(links), run?.updatedAt, now)) worker = { kind: "live" };
       const open = links.find((p) => p.state === "open" && p.bosunBranch) ?? links.find((p) => p.state === "open");
       const mergedPull = links.find((p) => p.state === "merged");

@@ -1,6 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { isItemBranch } from "../../../core/agents/item-branch.js";
 import { statusOf } from "../status-of.js";
+import { timeOf } from "../time-of.js";
 import { firstAttemptOf } from "./first-attempt.js";
 import { gateOfCheckRun, isBosunsRun } from "./gate-of-check-run.js";
 import type { FirstAttempts } from "./first-attempt.js";
@@ -62,6 +63,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
   const pullUpdated = new Map<number, string>();
   const linkOf = (pr: HeardPull, n: number): PullLink => {
     const merged = pr.merged_at !== null;
+    const createdAt = timeOf(pr.created_at);
     return {
       number: pr.number,
       state: pr.state === "open" ? "open" : merged ? "merged" : "closed",
@@ -69,7 +71,7 @@ export function octokitPullReads(octokit: Octokit, options: OctokitTickOptions, 
       ...(merged && typeof pr.merge_commit_sha === "string" ? { mergeSha: pr.merge_commit_sha } : {}),
       bosunBranch: pr.head.repo?.full_name === `${owner}/${repo}` && isItemBranch(pr.head.ref, n),
       author: pr.user?.login ?? "ghost",
-      ...(Number.isFinite(Date.parse(pr.created_at ?? "")) ? { createdAt: Date.parse(pr.created_at ?? "") } : {}),
+      ...(createdAt === undefined ? {} : { createdAt }),
     };
   };
 
