@@ -214,6 +214,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     let tickErrors = 0;
     let answered = 0;
     let mirrorLagAtIdle = 0;
+    /** Items an idle tick left with lagging labels, and how many runs they had then (judged at the end). */
+    const idleLags: Array<{ n: number; runs: number; at: number }> = [];
+    const runsOf = (n: number): number => [...observer.runs.values()].filter((r) => r.item === n).length;
     let falseIdle = 0;
     let deliveries = 0;
     let dropped = 0;
@@ -239,9 +242,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           const owedNow = owed();
           // An item whose run ended and whose claim record GitHub holds is final (with a human, or
           // ended) owes the fleet no work; only its labels may still say otherwise — a killed
-          // writer's mirror, which another writer puts right once that writer's grace is over.
+          // writer's mirror, which another writer puts right once that writer's grace is over. That
+          // record is Bosun's word: the item is held to it at the end — no run of it started after
+          // this idle, or the idle was false after all.
           const lagging = owedNow.filter((n) => !running().has(n) && FINAL.has(observer.heads.get(n)?.at(-1)?.state ?? ""));
           mirrorLagAtIdle += lagging.length;
+          for (const n of lagging) idleLags.push({ n, runs: runsOf(n), at: clock.now() });
           const left = owedNow.filter((n) => !lagging.includes(n));
           if (left.length > 0) {
             falseIdle++;
@@ -352,6 +358,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       }
     }
 
+    observer.scan();
+    for (const lag of idleLags) {
+      if (runsOf(lag.n) === lag.runs) continue;
+      falseIdle++;
+      details.push(`false idle at ${new Date(lag.at).toISOString()}: #${lag.n} owed (its record said it had ended; it ran again after)`);
+    }
     const judged = observer.judge((n) => poolOf.get(n) ?? "?", o.poolSize);
     const lost = items.filter((n) => !finished(n));
     // With a human for want of a pull request, though its last run succeeded after opening one.
@@ -360,7 +372,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       const last = [...observer.runs.values()].filter((r) => r.item === n).sort((a, b) => a.id - b.id).at(-1);
       return last?.conclusion === "success" && [...fake.repo(REPO).pulls.values()].some((p) => p.headRef === `bosun/${n}-work`);
     });
-    if (process.env["DBG_CHAOS"] === "1") for (const n of wrongHuman) { const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.headRef === `bosun/${n}-work`).map((p) => ({ n: p.number, merged: p.merged, state: fake.repo(REPO).issues.get(p.number)?.state, created: fake.repo(REPO).issues.get(p.number)?.createdAt })); const cs = [...fake.repo(REPO).comments.values()].filter((c) => c.issueNumber === n).map((c) => c.body.split("\n").filter((l) => /Latest landing|human/.test(l)).join(" | ")); console.error(`DBG #${n} runs=${JSON.stringify([...observer.runs.values()].filter((r) => r.item === n))} pulls=${JSON.stringify(pulls)} heads=${JSON.stringify(observer.heads.get(n))} comments=${cs.join(" || ").slice(0, 500)}`); }
     for (const n of wrongHuman.slice(0, 5)) details.push(`#${n} went to a human though its last run succeeded with a pull request open`);
     for (const n of lost.slice(0, 5)) details.push(`lost #${n}: labels [${labelsOf(n).join(", ")}]`);
     const fired = (kind: string): number => fake.faults.fired.filter((f) => f.kind === kind).length;
